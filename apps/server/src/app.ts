@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Infrastructure, Services } from './context.ts';
+import { registerErrorHandling, sendNotFound } from './http/error-handler.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { createGuards } from './plugins/auth.ts';
+
+/**
+ * Builds the HTTP application without listening, so that tests drive it with `inject` or a real
+ * socket alike. Everything the API does is under /api; the rest serves the built web app.
+ */
+export async function buildApp(infra: Infrastructure, services: Services): Promise<FastifyInstance> {
+  const { config, logger } = infra;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Ant Design injects its CSS-in-JS styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  // CORS stays closed: the web app is served from the same origin.
+  await app.register(cors, { origin: false });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) => {
+      const error = new Error('rate limited') as Error & { statusCode: number };
+      error.statusCode = context.statusCode;
+      return error;
+    },
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Yidu API',
+        version: config.version,
+        description:
+          'Every answer is the envelope {code, data, msg}; code 0 is success. Errors keep the envelope with a fitting HTTP status and data.key from the error catalogue.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const guards = createGuards(services.auth);
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { config, db: infra.db });
+      await api.register(authRoutes, { services });
+      await api.register(usersRoutes, { services, guards });
+      await api.register(adminRoutes, { services, guards });
+    },
+    { prefix: '/api' },
+  );
+
+  registerWebApp(app, config.webDistDir);
+  return app;
+}
+
+/** Serves the built single-page app; unknown non-API paths get index.html (client-side routing). */
+function registerWebApp(app: FastifyInstance, distDir: string): void {
+  const hasWeb = existsSync(path.join(distDir, 'index.html'));
+  if (hasWeb) {
+    app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        // Vite puts content hashes in asset names: they never change, so browsers may keep them.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0]!;
+    if (url === '/api' || url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return sendNotFound(reply);
+    }
+    if (!hasWeb) {
+      return reply
+        .type('text/plain; charset=utf-8')
+        .send('The Yidu web app is not built yet. Run `npm run build` (or `npm start`, which builds it) and reload.');
+    }
+    if (path.extname(url)) return reply.status(404).type('text/plain').send('Not found');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { buildApp } from './app.ts';
+import type { Config } from './config/env.ts';
+import { readOrCreateSecret } from './config/secret.ts';
+import { createServices, type Infrastructure, type Services } from './context.ts';
+import { createDb } from './db/client.ts';
+import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { OutboxMailer, SmtpMailer, type Mailer } from './engines/mail/mailer.ts';
+import { OutboxSms, WebhookSms } from './engines/sms/sms.ts';
+import { JobQueue } from './jobs/queue.ts';
+import type { Logger } from './lib/logger.ts';
+import { registerSystemJobs } from './modules/system/mail.jobs.ts';
+
+export interface Running {
+  config: Config;
+  infra: Infrastructure;
+  services: Services;
+  /** The HTTP app (roles api and all). Not listening yet: call `app.listen`. */
+  app: FastifyInstance | undefined;
+  mailer: Mailer | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings Yidu up for one role: database (embedded unless DATABASE_URL), migrations, job queue,
+ * services, the first admin, then the HTTP app and/or the workers. `stop` undoes it in reverse.
+ */
+export async function boot(config: Config, logger: Logger): Promise<Running> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.error({ err: error }, 'error while stopping');
+      }
+    }
+    cleanups.length = 0;
+  };
+
+  try {
+    if (!config.appSecret) config.appSecret = await readOrCreateSecret(config.dataDir, 'app-secret');
+
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const embedded: EmbeddedServer = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, logger });
+      cleanups.push(() => embedded.stop());
+      databaseUrl = embedded.url;
+    }
+    const { db } = createDb(databaseUrl);
+    cleanups.push(() => db.destroy());
+    const applied = await migrateToLatest(db as unknown as Kysely<unknown>);
+    if (applied.length > 0) logger.info({ applied }, 'database migrated');
+
+    const isWorker = config.role !== 'api';
+    const queue = new JobQueue(databaseUrl, logger, { worker: isWorker });
+    await queue.start();
+    cleanups.push(() => queue.stop());
+
+    const outbox = path.join(config.dataDir, 'outbox');
+    const sms = config.sms.webhookUrl ? new WebhookSms(config.sms.webhookUrl, config.sms.webhookToken) : new OutboxSms(outbox, logger);
+    const infra: Infrastructure = { config, db, queue, logger, sms };
+    const services = createServices(infra);
+
+    if (config.accounts.admin) {
+      const result = await services.auth.ensureAdmin(config.accounts.admin);
+      if (result === 'created') logger.info({ account: config.accounts.admin.account }, 'admin account created');
+    }
+
+    let mailer: Mailer | undefined;
+    if (isWorker) {
+      mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new OutboxMailer(outbox, config.mail.from, logger);
+      const activeMailer = mailer;
+      cleanups.push(() => activeMailer.close());
+      registerSystemJobs(queue, { mailer, limiter: services.limiter });
+      await queue.startWorkers();
+      logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
+    }
+
+    let app: FastifyInstance | undefined;
+    if (config.role !== 'worker') {
+      app = await buildApp(infra, services);
+      const httpApp = app;
+      // Stop taking requests before the queue and the database go away.
+      cleanups.splice(1, 0, () => httpApp.close());
+    }
+    return { config, infra, services, app, mailer, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+import { ERRORS, type ErrorKey } from '@yidu/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from './errors.ts';
+
+function send(reply: import('fastify').FastifyReply, key: ErrorKey, details: Record<string, unknown> = {}, code?: number, msg?: string) {
+  const status = ERRORS[key].status;
+  if (typeof details.retryAfter === 'number') reply.header('retry-after', String(details.retryAfter));
+  return reply.status(status).send({ code: code ?? status, data: { key, ...details }, msg: msg ?? ERRORS[key].message });
+}
+
+/**
+ * One error vocabulary for the whole API: every failure leaves as the envelope with a key from the
+ * shared catalogue. Unknown errors are logged in full and answered with a generic message.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return send(reply, error.key, error.details, error.code, error.message);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => ({
+        path: [error.validationContext, v.instancePath.replace(/^\//, '').replaceAll('/', '.')].filter(Boolean).join('.'),
+        message: v.message ?? 'invalid',
+      }));
+      return send(reply, 'badRequest', { issues });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      const retryAfter = Number(reply.getHeader('retry-after')) || 60;
+      return send(reply, 'tooManyRequests', { retryAfter });
+    }
+    if (status === 413) return send(reply, 'fileTooLarge');
+    if (status === 415) return send(reply, 'unsupportedFileType');
+    if (status === 404) return send(reply, 'notFound');
+    if (status >= 400 && status < 500) {
+      return send(reply, 'badRequest', { reason: error.code ?? error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 'internalError');
+  });
+}
+
+export function sendNotFound(reply: import('fastify').FastifyReply) {
+  return send(reply, 'notFound');
+}

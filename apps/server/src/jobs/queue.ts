@@ -1,0 +1,101 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from '../lib/logger.ts';
+import type { MailJob } from '../engines/mail/mailer.ts';
+
+/** Every job Yidu runs, with its payload. Payloads carry ids and small values only. */
+export interface JobPayloads {
+  'mail.send': MailJob;
+  'maintenance.prune': Record<string, never>;
+}
+export type JobName = keyof JobPayloads;
+
+interface QueueSettings {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+}
+
+/** Retry and time-out policy per job (pg-boss "queues"). */
+const QUEUES: Record<JobName, QueueSettings> = {
+  'mail.send': { retryLimit: 8, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 },
+  'maintenance.prune': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
+};
+
+export type JobHandler<N extends JobName> = (data: JobPayloads[N], job: { id: string; retryCount: number }) => Promise<void>;
+
+/**
+ * The PostgreSQL-backed job queue (pg-boss). Every process can send jobs; only worker processes
+ * (`--role=worker|all`) run handlers and pg-boss's maintenance. Several workers on several machines
+ * share the queue safely: a job is fetched with SKIP LOCKED by exactly one of them.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly logger: Logger;
+  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private started = false;
+
+  constructor(connectionString: string, logger: Logger, options: { worker: boolean }) {
+    this.logger = logger;
+    this.boss = new PgBoss({
+      connectionString,
+      schema: 'pgboss',
+      max: 4,
+      supervise: options.worker,
+      schedule: options.worker,
+      migrate: true,
+    });
+    this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    for (const [name, settings] of Object.entries(QUEUES)) {
+      await this.boss.createQueue(name, { name, ...settings });
+    }
+    this.started = true;
+  }
+
+  async send<N extends JobName>(
+    name: N,
+    data: JobPayloads[N],
+    options: { singletonKey?: string; startAfter?: number } = {},
+  ): Promise<string | null> {
+    return this.boss.send(name, data as object, options);
+  }
+
+  /** Registers the handler of a job; call before `startWorkers`. */
+  handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
+    this.handlers.set(name, handler as JobHandler<JobName>);
+  }
+
+  /** Starts polling for every registered job. Refuses to start when a job has no handler. */
+  async startWorkers(): Promise<void> {
+    const missing = (Object.keys(QUEUES) as JobName[]).filter((name) => !this.handlers.has(name));
+    if (missing.length > 0) throw new Error(`jobs without a handler: ${missing.join(', ')}`);
+    for (const [name, handler] of this.handlers) {
+      await this.boss.work<JobPayloads[typeof name]>(
+        name,
+        { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
+        async ([job]) => {
+          if (!job) return;
+          const started = Date.now();
+          try {
+            await handler(job.data, { id: job.id, retryCount: job.retryCount });
+            this.logger.info({ job: name, id: job.id, ms: Date.now() - started }, 'job done');
+          } catch (error) {
+            this.logger.warn({ job: name, id: job.id, retry: job.retryCount, err: error }, 'job failed');
+            throw error;
+          }
+        },
+      );
+    }
+    await this.boss.schedule('maintenance.prune', '17 * * * *', {});
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
+  }
+}

@@ -1,0 +1,14 @@
+import type { Mailer } from '../../engines/mail/mailer.ts';
+import { renderMail } from '../../engines/mail/templates.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+
+/** The worker's jobs for mail and housekeeping. */
+export function registerSystemJobs(queue: JobQueue, deps: { mailer: Mailer; limiter: RateLimiter }): void {
+  queue.handle('mail.send', async (job) => {
+    await deps.mailer.send(renderMail(job.template, job.language, job.to, job.params));
+  });
+  queue.handle('maintenance.prune', async () => {
+    await deps.limiter.prune();
+  });
+}

@@ -1,0 +1,58 @@
+import { ChangeLanguageBody, ChangePasswordBody, UpdateUserinfoBody, UserInfo, VeteranResult } from '@yidu/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../context.ts';
+import { EmptyEnvelope, envelopeOf, ok } from '../../http/envelope.ts';
+import { authOf, type Guards } from '../../plugins/auth.ts';
+
+const tags = ['user'];
+const security = [{ bearer: [] }];
+
+export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (app, { services, guards }) => {
+  const { users, auth } = services;
+  app.addHook('preHandler', guards.requireUser);
+
+  app.get(
+    '/user/getUserinfo',
+    { schema: { tags, security, summary: 'The current user', response: { 200: envelopeOf(UserInfo) } } },
+    async (request) => ok(users.getInfo(authOf(request))),
+  );
+
+  app.post(
+    '/user/updateUserinfo',
+    { schema: { tags, security, summary: 'Change profile fields and preferences', body: UpdateUserinfoBody, response: { 200: envelopeOf(UserInfo) } } },
+    async (request) => ok(await users.update(authOf(request), request.body)),
+  );
+
+  app.post(
+    '/user/changePassword',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: { tags, security, summary: 'Change the password; other sessions are signed out', body: ChangePasswordBody, response: { 200: EmptyEnvelope } },
+    },
+    async (request) => {
+      await users.changePassword(authOf(request), request.body.oldPassword, request.body.password);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/user/changeLanguage',
+    { schema: { tags, security, summary: 'Set the reading language by name (SPEC §3.12)', body: ChangeLanguageBody, response: { 200: envelopeOf(UserInfo) } } },
+    async (request) => ok(await users.changeLanguage(authOf(request), request.body.language)),
+  );
+
+  app.post(
+    '/user/logout',
+    { schema: { tags, security, summary: 'Revoke the current session token', response: { 200: EmptyEnvelope } } },
+    async (request) => {
+      await auth.logout(authOf(request).session.id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/user/checkVeteranUser',
+    { schema: { tags, security, summary: 'Whether the user has used Yidu on an earlier day', response: { 200: envelopeOf(VeteranResult) } } },
+    async (request) => ok(await users.checkVeteran(authOf(request))),
+  );
+};

@@ -1,0 +1,55 @@
+import { findLanguage, type UpdateUserinfoBody, type UserInfo, type VeteranResult } from '@yidu/shared';
+import { fail } from '../../http/errors.ts';
+import type { Authenticated, AuthService } from '../auth/auth.service.ts';
+import type { UsersRepo } from './users.repo.ts';
+import { toUserInfo } from './users.presenter.ts';
+
+/** The current user's own record: reading it, changing it, the language and the password. */
+export class UsersService {
+  private readonly usersRepo: UsersRepo;
+  private readonly auth: AuthService;
+  constructor(deps: { usersRepo: UsersRepo; auth: AuthService }) {
+    this.usersRepo = deps.usersRepo;
+    this.auth = deps.auth;
+  }
+
+  getInfo(auth: Authenticated): UserInfo {
+    return toUserInfo(auth.user);
+  }
+
+  async update(auth: Authenticated, body: UpdateUserinfoBody): Promise<UserInfo> {
+    let commonLanguages: string[] | undefined;
+    if (body.commonLanguages) {
+      commonLanguages = [];
+      for (const name of body.commonLanguages) {
+        const language = findLanguage(name);
+        if (!language) throw fail('noSuchLanguage', { language: name });
+        if (!commonLanguages.includes(language.name)) commonLanguages.push(language.name);
+      }
+    }
+    const updated = await this.usersRepo.update(auth.user.id, {
+      ...(body.username !== undefined ? { username: body.username } : {}),
+      ...(body.nickname !== undefined ? { nickname: body.nickname || null } : {}),
+      ...(commonLanguages ? { common_languages: commonLanguages } : {}),
+      ...(body.defaultSharePublic !== undefined ? { default_share_public: body.defaultSharePublic } : {}),
+      ...(body.deductMode !== undefined ? { deduct_mode: body.deductMode } : {}),
+    });
+    return toUserInfo(updated!);
+  }
+
+  async changeLanguage(auth: Authenticated, name: string): Promise<UserInfo> {
+    const language = findLanguage(name);
+    if (!language) throw fail('noSuchLanguage');
+    return toUserInfo((await this.usersRepo.update(auth.user.id, { language: language.name }))!);
+  }
+
+  changePassword(auth: Authenticated, oldPassword: string, password: string): Promise<void> {
+    return this.auth.changePassword(auth, oldPassword, password);
+  }
+
+  /** A veteran has logged in on an earlier day; new users get the welcome guide. */
+  async checkVeteran(auth: Authenticated): Promise<VeteranResult> {
+    const registeredDays = Math.floor((Date.now() - auth.user.created_at.getTime()) / 86_400_000);
+    return { veteran: await this.usersRepo.hasLoggedInBeforeToday(auth.user.id), registeredDays };
+  }
+}

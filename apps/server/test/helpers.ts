@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { loadConfig } from '../src/config/env.ts';
+import { boot, type Running } from '../src/boot.ts';
+import { createLogger } from '../src/lib/logger.ts';
+import { withDatabase } from './global-setup.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  running: Running;
+  dataDir: string;
+  databaseUrl: string;
+  /** Sends a request through the whole HTTP stack and parses the envelope. */
+  call(method: InjectOptions['method'], url: string, options?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export interface CallResult {
+  status: number;
+  code: number;
+  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever the envelope holds
+  msg: string;
+  headers: LightMyRequestResponse['headers'];
+}
+
+/** A fresh database cloned from the migrated template. */
+export async function createTestDatabase(): Promise<string> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `yidu_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, name);
+}
+
+/**
+ * Boots the real application (role all: API and workers) on its own database and data directory.
+ * `env` overrides the test defaults, exactly as environment variables would.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const databaseUrl = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-test-data-'));
+  const loaded = loadConfig(
+    {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      LOGIN_FAILURE_DELAY_MS: '0',
+      PUBLIC_URL: 'http://yidu.test',
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+      ...env,
+    },
+    'all',
+    'test',
+  );
+  if (!loaded.ok) throw new Error(loaded.errors.join('; '));
+  const running = await boot(loaded.config, createLogger(loaded.config.logLevel));
+  const app = running.app!;
+  await app.ready();
+
+  const call: TestApp['call'] = async (method, url, options = {}) => {
+    const response = await app.inject({
+      method,
+      url,
+      payload: options.body as InjectOptions['payload'],
+      remoteAddress: options.ip ?? '127.0.0.1',
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
+    });
+    const json = response.headers['content-type']?.toString().includes('json') ? response.json() : {};
+    return { status: response.statusCode, code: json.code, data: json.data, msg: json.msg, headers: response.headers };
+  };
+
+  return {
+    app,
+    running,
+    dataDir,
+    databaseUrl,
+    call,
+    close: async () => {
+      await running.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface OutboxMail {
+  file: string;
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+/** The mails the development outbox has written, oldest first. */
+export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
+  const dir = path.join(dataDir, 'outbox');
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  const mails: OutboxMail[] = [];
+  for (const file of files) {
+    const raw = await readFile(path.join(dir, file), 'utf8');
+    const headerEnd = raw.indexOf('\n\n');
+    const headers = raw.slice(0, headerEnd);
+    const decoded = decodeMime(raw);
+    mails.push({
+      file,
+      to: /^To: (.*)$/m.exec(headers)?.[1]?.trim() ?? '',
+      subject: decodeHeader(/^Subject: (.*(?:\n[ \t].*)*)$/m.exec(headers)?.[1] ?? ''),
+      text: decoded,
+      links: [...decoded.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
+    });
+  }
+  return mails;
+}
+
+/** Waits until the outbox holds at least `count` mails (the worker sends them asynchronously). */
+export async function waitForMail(dataDir: string, count = 1, timeoutMs = 15_000): Promise<OutboxMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await readOutbox(dataDir);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) in the outbox, found ${mails.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Reads the text/plain part of a nodemailer message (quoted-printable or base64). */
+function decodeMime(raw: string): string {
+  const parts = raw.split(/\n--[^\n]+\n/);
+  const textPart = parts.find((p) => /content-type: text\/plain/i.test(p)) ?? raw;
+  const bodyStart = textPart.indexOf('\n\n');
+  const body = textPart.slice(bodyStart + 2);
+  if (/content-transfer-encoding: base64/i.test(textPart)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding: quoted-printable/i.test(textPart)) {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\n[ \t]/g, '')
+    .replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+    )
+    .trim();
+}
+
+/** The SMS texts the development outbox has written. */
+export async function readSmsOutbox(dataDir: string): Promise<{ to: string; text: string }[]> {
+  try {
+    const raw = await readFile(path.join(dataDir, 'outbox', 'sms.log'), 'utf8');
+    return raw
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { to: string; text: string });
+  } catch {
+    return [];
+  }
+}
+
+export const STRONG_PASSWORD = 'Reading2026';

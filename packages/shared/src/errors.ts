@@ -1,0 +1,61 @@
+/**
+ * The error catalogue (SPEC §8.3, extended). Every failed call answers the envelope
+ * `{code, data: {key, ...details}, msg}` with the HTTP status below; the web app translates `key`.
+ * `msg` is the English wording, for API clients and logs.
+ */
+export const ERRORS = {
+  badRequest: { status: 400, message: 'Invalid request parameters' },
+  unauthorized: { status: 401, message: 'Please log in' },
+  insufficientPermissions: { status: 403, message: 'Insufficient permissions' },
+  notFound: { status: 404, message: '404 Not Found' },
+  tooManyRequests: { status: 429, message: 'Too many requests, please try again later' },
+  internalError: { status: 500, message: 'Something went wrong on our side' },
+
+  // Accounts
+  noSuchAccount: { status: 400, message: 'Account does not exist' },
+  invalidAccountOrPassword: { status: 400, message: 'Incorrect username or password' },
+  invalidInviteCode: { status: 400, message: 'Invalid invitation code' },
+  accountExists: { status: 409, message: 'Account already exists' },
+  emailInUse: { status: 409, message: 'This email is already used by another account' },
+  phoneInUse: { status: 409, message: 'This phone number is already used by another account' },
+  invalidEmail: { status: 400, message: 'Please enter a valid email address' },
+  invalidPhone: { status: 400, message: 'Please enter a valid phone number' },
+  weakPassword: {
+    status: 400,
+    message: 'Password must be at least 8 characters and include uppercase, lowercase letters and numbers',
+  },
+  wrongPassword: { status: 400, message: 'The current password is incorrect' },
+  invalidVerificationCode: { status: 400, message: 'The verification code is wrong or has expired' },
+  failedToSendVerificationCode: { status: 502, message: 'Failed to send verification code, please try again later' },
+  verificationCodeCooldown: { status: 429, message: 'Please wait before requesting another code' },
+  linkExpired: { status: 400, message: 'The link has expired' },
+  invalidLink: { status: 400, message: 'The link is invalid' },
+  accountNotActivated: { status: 403, message: 'Your account is not activated yet; please open the link in your email' },
+  accountDisabled: { status: 403, message: 'This account has been disabled' },
+  noSuchLanguage: { status: 400, message: 'Language not available' },
+
+  // Books and points (used by later modules)
+  bookNotFound: { status: 404, message: 'Book not found' },
+  uploadLimitReached: { status: 429, message: 'Upload limit reached' },
+  fileTooLarge: { status: 413, message: 'The file is too large' },
+  unsupportedFileType: { status: 415, message: 'This file type is not supported' },
+  insufficientPoints: { status: 402, message: 'Not enough points' },
+  pointsConfirmationRequired: { status: 409, message: 'Please confirm the points charge' },
+  aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorKey = keyof typeof ERRORS;
+export const ERROR_KEYS = Object.keys(ERRORS) as ErrorKey[];
+
+/** Login keeps its own envelope codes (SPEC §8.2). */
+export const LOGIN_CODES = { wrongPassword: 1, noSuchUser: 2 } as const;
+
+/** The shape of `data` in an error envelope. */
+export interface ErrorData {
+  key: ErrorKey;
+  /** Seconds until the caller may try again (rate limits, code cooldowns). */
+  retryAfter?: number;
+  /** Field-level problems for `badRequest`. */
+  issues?: { path: string; message: string }[];
+  [detail: string]: unknown;
+}

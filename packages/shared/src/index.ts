@@ -1,0 +1,5 @@
+export * from './languages.ts';
+export * from './errors.ts';
+export * from './envelope.ts';
+export * from './validation.ts';
+export * from './auth.ts';
