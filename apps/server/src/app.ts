@@ -116,6 +116,7 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
         .send('The Yidu web app is not built yet. Run `npm run build` (or `npm start`, which builds it) and reload.');
     }
     if (path.extname(url)) return reply.status(404).type('text/plain').send('Not found');
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // index.html must be revalidated so that a new deployment is picked up at once.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }

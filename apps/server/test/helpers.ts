@@ -136,13 +136,16 @@ export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
   return mails;
 }
 
-/** Waits until the outbox holds at least `count` mails (the worker sends them asynchronously). */
-export async function waitForMail(dataDir: string, count = 1, timeoutMs = 15_000): Promise<OutboxMail[]> {
+/**
+ * Waits until the outbox holds at least `count` mails to `to` (the worker sends them asynchronously)
+ * and returns those mails, oldest first.
+ */
+export async function waitForMail(dataDir: string, to: string, count = 1, timeoutMs = 15_000): Promise<OutboxMail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mails = await readOutbox(dataDir);
+    const mails = (await readOutbox(dataDir)).filter((m) => m.to.toLowerCase().includes(to.toLowerCase()));
     if (mails.length >= count) return mails;
-    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) in the outbox, found ${mails.length}`);
+    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${to} in the outbox, found ${mails.length}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

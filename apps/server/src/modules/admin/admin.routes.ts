@@ -33,7 +33,7 @@ const InviteCode = z.object({
 /** Admin-only calls. Every route here passes the admin guard, whatever the client shows. */
 export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (app, { services, guards }) => {
   const { admin } = services;
-  app.addHook('preHandler', guards.requireAdmin);
+  app.addHook('onRequest', guards.requireAdmin);
 
   app.get(
     '/admin/util/findUserByName',

@@ -9,7 +9,8 @@ const security = [{ bearer: [] }];
 
 export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (app, { services, guards }) => {
   const { users, auth } = services;
-  app.addHook('preHandler', guards.requireUser);
+  // onRequest: the token is checked before the body is even parsed.
+  app.addHook('onRequest', guards.requireUser);
 
   app.get(
     '/user/getUserinfo',
