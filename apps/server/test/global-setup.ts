@@ -54,7 +54,9 @@ export default async function setup(project: TestProject) {
   await admin.end();
 
   const templateUrl = withDatabase(adminUrl, TEMPLATE);
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: templateUrl, max: 2 }) }) });
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: templateUrl, max: 2 }) }),
+  });
   await migrateToLatest(db);
   await db.destroy();
   const queue = new JobQueue(templateUrl, logger, { worker: false });

@@ -145,7 +145,8 @@ export async function waitForMail(dataDir: string, to: string, count = 1, timeou
   for (;;) {
     const mails = (await readOutbox(dataDir)).filter((m) => m.to.toLowerCase().includes(to.toLowerCase()));
     if (mails.length >= count) return mails;
-    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${to} in the outbox, found ${mails.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`expected ${count} mail(s) to ${to} in the outbox, found ${mails.length}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -156,9 +157,12 @@ function decodeMime(raw: string): string {
   const textPart = parts.find((p) => /content-type: text\/plain/i.test(p)) ?? raw;
   const bodyStart = textPart.indexOf('\n\n');
   const body = textPart.slice(bodyStart + 2);
-  if (/content-transfer-encoding: base64/i.test(textPart)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding: base64/i.test(textPart))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (/content-transfer-encoding: quoted-printable/i.test(textPart)) {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     return Buffer.from(bytes, 'latin1').toString('utf8');
   }
   return body;
@@ -170,7 +174,12 @@ function decodeHeader(value: string): string {
     .replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
       enc.toUpperCase() === 'B'
         ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
     )
     .trim();
 }

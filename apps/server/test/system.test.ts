@@ -31,7 +31,11 @@ describe('mail through a real SMTP server', () => {
   let t: TestApp;
   beforeAll(async () => {
     const port = await listen(smtp, () => smtp.server.address());
-    t = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, REQUIRE_INVITE: 'false', MAIL_FROM: 'Yidu <hello@yidu.test>' });
+    t = await startTestApp({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      REQUIRE_INVITE: 'false',
+      MAIL_FROM: 'Yidu <hello@yidu.test>',
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -39,7 +43,9 @@ describe('mail through a real SMTP server', () => {
   });
 
   it('delivers the activation mail over SMTP', async () => {
-    const reg = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'smtp@example.com', password: STRONG_PASSWORD, uiLanguage: 'de' } });
+    const reg = await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'smtp@example.com', password: STRONG_PASSWORD, uiLanguage: 'de' },
+    });
     expect(reg.data.activationRequired).toBe(true);
     const deadline = Date.now() + 15_000;
     while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -69,7 +75,11 @@ describe('SMS through an HTTP provider', () => {
   let t: TestApp;
   beforeAll(async () => {
     const port = await listen(provider, () => provider.address());
-    t = await startTestApp({ SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/send`, SMS_WEBHOOK_TOKEN: 'sms-secret', REQUIRE_INVITE: 'false' });
+    t = await startTestApp({
+      SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/send`,
+      SMS_WEBHOOK_TOKEN: 'sms-secret',
+      REQUIRE_INVITE: 'false',
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -123,7 +133,10 @@ describe('HTTP surface', () => {
     const res = await t.call('GET', '/api/no/such/call');
     expect(res.status).toBe(404);
     expect(res).toMatchObject({ code: 404, data: { key: 'notFound' }, msg: '404 Not Found' });
-    expect((await t.call('POST', '/api/auth/login', { body: 'not json', headers: { 'content-type': 'application/json' } })).data.key).toBe('badRequest');
+    expect(
+      (await t.call('POST', '/api/auth/login', { body: 'not json', headers: { 'content-type': 'application/json' } }))
+        .data.key,
+    ).toBe('badRequest');
   });
 
   it('sends security headers and keeps CORS closed', async () => {
@@ -136,7 +149,12 @@ describe('HTTP surface', () => {
   it('publishes the OpenAPI document at /api/docs', async () => {
     const json = await t.app.inject({ url: '/api/docs/json' });
     const doc = json.json() as { paths: Record<string, unknown> };
-    for (const route of ['/api/auth/register', '/api/auth/login', '/api/user/getUserinfo', '/api/admin/util/findUserByName']) {
+    for (const route of [
+      '/api/auth/register',
+      '/api/auth/login',
+      '/api/user/getUserinfo',
+      '/api/admin/util/findUserByName',
+    ]) {
       expect(doc.paths, route).toHaveProperty([route]);
     }
     expect((await t.app.inject({ url: '/api/docs/' })).statusCode).toBe(200);
@@ -147,7 +165,13 @@ describe('roles: an API process and a worker process sharing one database', () =
   it('lets the API enqueue a mail that only the worker sends', async () => {
     const databaseUrl = await createTestDatabase();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-roles-'));
-    const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', REQUIRE_INVITE: 'false', WEB_DIST_DIR: dataDir };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      REQUIRE_INVITE: 'false',
+      WEB_DIST_DIR: dataDir,
+    };
     const logger = createLogger('silent');
     const apiConfig = loadConfig(env, 'api');
     const workerConfig = loadConfig(env, 'worker');
@@ -155,7 +179,11 @@ describe('roles: an API process and a worker process sharing one database', () =
     const api = await boot(apiConfig.config, logger);
     try {
       expect(api.mailer).toBeUndefined();
-      const res = await api.app!.inject({ method: 'POST', url: '/api/auth/register', payload: { method: 'email', email: 'roles@example.com', password: STRONG_PASSWORD } });
+      const res = await api.app!.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { method: 'email', email: 'roles@example.com', password: STRONG_PASSWORD },
+      });
       expect(res.json().code).toBe(0);
       await new Promise((r) => setTimeout(r, 1500));
       await expect(waitForMail(dataDir, 'roles@example.com', 1, 100)).rejects.toThrow();
@@ -179,13 +207,24 @@ describe('npm start on the same data directory twice', () => {
   it('keeps accounts, the app secret and the embedded database across restarts', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-restart-'));
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port), LOG_LEVEL: 'silent', REQUIRE_INVITE: 'false', EMAIL_ACTIVATION: 'false', WEB_DIST_DIR: dataDir };
+    const env = {
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(port),
+      LOG_LEVEL: 'silent',
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+      WEB_DIST_DIR: dataDir,
+    };
     const logger = createLogger('silent');
     try {
       const first = loadConfig(env);
       if (!first.ok) throw new Error('config');
       const one = await boot(first.config, logger);
-      const reg = await one.app!.inject({ method: 'POST', url: '/api/auth/register', payload: { method: 'email', email: 'stay@example.com', password: STRONG_PASSWORD } });
+      const reg = await one.app!.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { method: 'email', email: 'stay@example.com', password: STRONG_PASSWORD },
+      });
       const token = reg.json().data.token as string;
       const secret = await readFile(path.join(dataDir, 'app-secret'), 'utf8');
       await one.stop();
@@ -194,7 +233,10 @@ describe('npm start on the same data directory twice', () => {
       if (!second.ok) throw new Error('config');
       const two = await boot(second.config, logger);
       try {
-        const info = await two.app!.inject({ url: '/api/user/getUserinfo', headers: { authorization: `Bearer ${token}` } });
+        const info = await two.app!.inject({
+          url: '/api/user/getUserinfo',
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(info.json().data.email).toBe('stay@example.com');
         expect(await readFile(path.join(dataDir, 'app-secret'), 'utf8')).toBe(secret);
       } finally {
@@ -223,10 +265,52 @@ describe('main.ts', () => {
 
   it('refuses an unknown role', async () => {
     const serverRoot = path.resolve(import.meta.dirname, '..');
-    const child = spawn(process.execPath, ['src/main.ts', '--role=chef'], { cwd: serverRoot, env: { PATH: process.env.PATH } });
+    const child = spawn(process.execPath, ['src/main.ts', '--role=chef'], {
+      cwd: serverRoot,
+      env: { PATH: process.env.PATH },
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(2);
     expect(stderr).toContain('--role=api');
+  });
+});
+
+describe('npm run admin', () => {
+  const run = (args: string[], env: Record<string, string>) =>
+    new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, ['src/cli/admin.ts', ...args], {
+        cwd: path.resolve(import.meta.dirname, '..'),
+        env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      child.on('close', (code) => resolve({ code, out, err }));
+    });
+
+  it('creates an admin, promotes a user and mints invitation codes', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-cli-'));
+    const env = { DATABASE_URL: await createTestDatabase(), DATA_DIR: dataDir };
+    try {
+      const created = await run(
+        ['create', '--account', 'cliadmin', '--password', 'Cli2026admin', '--email', 'cli@example.com'],
+        env,
+      );
+      expect(created.err).toBe('');
+      expect(created.out).toContain('Admin "cliadmin" created');
+      expect((await run(['create', '--account', 'cliadmin', '--password', 'Cli2026admin'], env)).err).toContain(
+        'accountExists',
+      );
+      expect((await run(['create', '--account', 'weak', '--password', 'weak'], env)).code).toBe(1);
+
+      const invite = await run(['invite', '--count', '2', '--max-uses', '3'], env);
+      expect(invite.out.trim().split('\n')).toHaveLength(2);
+      expect((await run(['promote', '--account', 'nobody'], env)).code).toBe(1);
+      expect((await run(['dance'], env)).code).toBe(2);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

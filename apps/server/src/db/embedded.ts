@@ -58,10 +58,16 @@ export async function startEmbeddedPostgres(options: {
   }
   options.logger.info({ port: options.port }, 'embedded PostgreSQL started');
   return {
-    url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`,
+    url: await embeddedUrl(options.dataDir, options.port, database),
     stop: async () => {
       await pg.stop();
       options.logger.info('embedded PostgreSQL stopped');
     },
   };
+}
+
+/** The connection URL of the embedded server of a data directory (running or not). */
+export async function embeddedUrl(dataDir: string, port: number, database = DB_NAME): Promise<string> {
+  const password = await readOrCreateSecret(dataDir, 'postgres-password');
+  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }

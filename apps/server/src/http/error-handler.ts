@@ -1,12 +1,14 @@
 import { ERRORS, type ErrorKey } from '@yidu/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from './errors.ts';
 
-function send(reply: import('fastify').FastifyReply, key: ErrorKey, details: Record<string, unknown> = {}, code?: number, msg?: string) {
+function send(reply: FastifyReply, key: ErrorKey, details: Record<string, unknown> = {}, code?: number, msg?: string) {
   const status = ERRORS[key].status;
   if (typeof details.retryAfter === 'number') reply.header('retry-after', String(details.retryAfter));
-  return reply.status(status).send({ code: code ?? status, data: { key, ...details }, msg: msg ?? ERRORS[key].message });
+  return reply
+    .status(status)
+    .send({ code: code ?? status, data: { key, ...details }, msg: msg ?? ERRORS[key].message });
 }
 
 /**
@@ -20,7 +22,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
-        path: [error.validationContext, v.instancePath.replace(/^\//, '').replaceAll('/', '.')].filter(Boolean).join('.'),
+        path: [error.validationContext, v.instancePath.replace(/^\//, '').replaceAll('/', '.')]
+          .filter(Boolean)
+          .join('.'),
         message: v.message ?? 'invalid',
       }));
       return send(reply, 'badRequest', { issues });
@@ -41,6 +45,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-export function sendNotFound(reply: import('fastify').FastifyReply) {
+export function sendNotFound(reply: FastifyReply) {
   return send(reply, 'notFound');
 }

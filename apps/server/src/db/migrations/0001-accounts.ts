@@ -16,7 +16,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('avatar', 'text')
     .addColumn('invite_code', 'text', (c) => c.notNull().unique())
     .addColumn('invited_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('role', 'text', (c) => c.notNull().defaultTo('user').check(sql`role IN ('user', 'admin')`))
+    .addColumn('role', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('user')
+        .check(sql`role IN ('user', 'admin')`),
+    )
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('pending', 'active', 'disabled')`))
     .addColumn('language', 'text', (c) => c.notNull().defaultTo('Chinese'))
     .addColumn('ui_language', 'text')
@@ -28,7 +33,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         .defaultTo('autoDeduct')
         .check(sql`deduct_mode IN ('autoDeduct', 'deductAfterConfirmation')`),
     )
-    .addColumn('points_balance', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`points_balance >= 0`))
+    .addColumn('points_balance', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`points_balance >= 0`),
+    )
     .addColumn('login_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_login_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -98,7 +108,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('idempotency_key', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('points_ledger_user_time').on('points_ledger').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('points_ledger_user_time')
+    .on('points_ledger')
+    .columns(['user_id', 'created_at'])
+    .execute();
   await sql`CREATE UNIQUE INDEX points_ledger_idempotency ON points_ledger (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL`.execute(
     db,
   );

@@ -1,0 +1,9 @@
+import 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+    admin: { account: string; password: string };
+  }
+}
