@@ -2,16 +2,24 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Infrastructure, Services } from './context.ts';
 import { registerErrorHandling, sendNotFound } from './http/error-handler.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { booksRoutes } from './modules/books/books.routes.ts';
+import { mediaRoutes } from './modules/books/media.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
@@ -76,6 +84,11 @@ export async function buildApp(infra: Infrastructure, services: Services): Promi
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  await app.register(multipart, {
+    limits: { fileSize: config.books.maxFileBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 30 },
+    throwFileSizeLimit: true,
+  });
+
   const guards = createGuards(services.auth);
   await app.register(
     async (api) => {
@@ -83,6 +96,8 @@ export async function buildApp(infra: Infrastructure, services: Services): Promi
       await api.register(authRoutes, { services });
       await api.register(usersRoutes, { services, guards });
       await api.register(adminRoutes, { services, guards });
+      await api.register(booksRoutes, { services, guards });
+      await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
     },
     { prefix: '/api' },
   );
@@ -101,7 +116,8 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
       index: false,
       setHeaders: (res, filePath) => {
         // Vite puts content hashes in asset names: they never change, so browsers may keep them.
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        if (filePath.includes(`${path.sep}assets${path.sep}`))
+          res.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }

@@ -10,6 +10,8 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { OutboxMailer, SmtpMailer, type Mailer } from './engines/mail/mailer.ts';
 import { OutboxSms, WebhookSms } from './engines/sms/sms.ts';
+import { LocalStorage } from './engines/storage/storage.ts';
+import { registerBookJobs } from './modules/books/books.jobs.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
@@ -46,7 +48,11 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
 
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
-      const embedded: EmbeddedServer = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, logger });
+      const embedded: EmbeddedServer = await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.embeddedPgPort,
+        logger,
+      });
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;
     }
@@ -61,8 +67,11 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     cleanups.push(() => queue.stop());
 
     const outbox = path.join(config.dataDir, 'outbox');
-    const sms = config.sms.webhookUrl ? new WebhookSms(config.sms.webhookUrl, config.sms.webhookToken) : new OutboxSms(outbox, logger);
-    const infra: Infrastructure = { config, db, queue, logger, sms };
+    const sms = config.sms.webhookUrl
+      ? new WebhookSms(config.sms.webhookUrl, config.sms.webhookToken)
+      : new OutboxSms(outbox, logger);
+    const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+    const infra: Infrastructure = { config, db, queue, logger, sms, storage };
     const services = createServices(infra);
 
     if (config.accounts.admin) {
@@ -72,10 +81,13 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
 
     let mailer: Mailer | undefined;
     if (isWorker) {
-      mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new OutboxMailer(outbox, config.mail.from, logger);
+      mailer = config.mail.smtpUrl
+        ? new SmtpMailer(config.mail.smtpUrl, config.mail.from)
+        : new OutboxMailer(outbox, config.mail.from, logger);
       const activeMailer = mailer;
       cleanups.push(() => activeMailer.close());
       registerSystemJobs(queue, { mailer, limiter: services.limiter });
+      registerBookJobs(queue, services.uploads);
       await queue.startWorkers();
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
     }

@@ -1,9 +1,14 @@
 import type { Config } from './config/env.ts';
 import type { Db } from './db/client.ts';
 import type { SmsSender } from './engines/sms/sms.ts';
+import type { FileStorage } from './engines/storage/storage.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
+import { UrlSigner } from './lib/signing.ts';
+import { BooksRepo } from './modules/books/books.repo.ts';
+import { BooksService } from './modules/books/books.service.ts';
+import { UploadService } from './modules/books/upload.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { CodesRepo } from './modules/auth/codes.repo.ts';
 import { InvitesRepo } from './modules/auth/invites.repo.ts';
@@ -20,6 +25,7 @@ export interface Infrastructure {
   queue: JobQueue;
   logger: Logger;
   sms: SmsSender;
+  storage: FileStorage;
 }
 
 /** Services wired once per process; routes and jobs receive this. */
@@ -27,7 +33,10 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   admin: AdminService;
+  books: BooksService;
+  uploads: UploadService;
   limiter: RateLimiter;
+  signer: UrlSigner;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -38,10 +47,24 @@ export function createServices(infra: Infrastructure): Services {
   const points = new PointsRepo();
   const limiter = new RateLimiter(infra.db);
   const auth = new AuthService({ ...infra, usersRepo, sessions, codes, invites, points, limiter });
+  const signer = new UrlSigner(infra.config.appSecret);
+  const booksRepo = new BooksRepo(infra.db);
+  const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger });
+  const uploads = new UploadService({
+    config: infra.config,
+    repo: booksRepo,
+    storage: infra.storage,
+    queue: infra.queue,
+    logger: infra.logger,
+    storeCover: (data) => books.storeCover(data),
+  });
   return {
     auth,
     users: new UsersService({ usersRepo, auth }),
     admin: new AdminService({ ...infra, usersRepo, invites, auth }),
+    books,
+    uploads,
     limiter,
+    signer,
   };
 }

@@ -199,3 +199,54 @@ export async function readSmsOutbox(dataDir: string): Promise<{ to: string; text
 }
 
 export const STRONG_PASSWORD = 'Reading2026';
+
+/** The real books of ../shared/corpus (next to the repository, as CI has it). */
+export const CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpus');
+
+/** Sends a multipart upload with one file part (and optional text fields) through the HTTP stack. */
+export async function uploadFile(
+  t: TestApp,
+  url: string,
+  file: { name: string; data: Buffer } | undefined,
+  token: string,
+  fields: Record<string, string> = {},
+  ip = '127.0.0.1',
+): Promise<CallResult> {
+  const boundary = `----yidu${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(file.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  const response = await t.app.inject({
+    method: 'POST',
+    url,
+    payload: Buffer.concat(parts),
+    remoteAddress: ip,
+    headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  const json = response.json();
+  return { status: response.statusCode, code: json.code, data: json.data, msg: json.msg, headers: response.headers };
+}
+
+/** Calls a stage until it is no longer running. */
+export async function pollStage(t: TestApp, url: string, token: string, timeoutMs = 60_000): Promise<CallResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.call('GET', url, { token });
+    if (res.code !== 0 || res.data.status !== 'running') return res;
+    if (Date.now() > deadline) throw new Error(`${url} still running after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Registers a user that is logged in at once (the app must run with EMAIL_ACTIVATION=false, REQUIRE_INVITE=false). */
+export async function registerUser(t: TestApp, name: string): Promise<string> {
+  const res = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: `${name}@example.com`, account: name, password: STRONG_PASSWORD } });
+  if (res.code !== 0) throw new Error(`register ${name}: ${JSON.stringify(res.data)}`);
+  return res.data.token;
+}

@@ -3,3 +3,4 @@ export * from './errors.ts';
 export * from './envelope.ts';
 export * from './validation.ts';
 export * from './auth.ts';
+export * from './books.ts';

@@ -19,6 +19,7 @@ import { createDb } from '../db/client.ts';
 import { embeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { OutboxSms } from '../engines/sms/sms.ts';
+import { LocalStorage } from '../engines/storage/storage.ts';
 import { AppError } from '../http/errors.ts';
 import { JobQueue } from '../jobs/queue.ts';
 import { createLogger } from '../lib/logger.ts';
@@ -90,6 +91,7 @@ try {
     queue,
     logger,
     sms: new OutboxSms(path.join(config.dataDir, 'outbox'), logger),
+    storage: new LocalStorage(path.join(config.dataDir, 'files')),
   });
 
   if (command === 'create') {

@@ -6,7 +6,12 @@ describe('configuration', () => {
     const result = loadConfig({});
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.config).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'http://localhost:3000', role: 'all' });
+    expect(result.config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      role: 'all',
+    });
     expect(result.config.dataDir).toMatch(/[/\\]data$/);
     expect(result.config.accounts).toMatchObject({ requireInvite: true, emailActivation: true, startingPoints: 1000 });
     expect(result.config.codes.resendSeconds).toBe(60);
@@ -24,7 +29,8 @@ describe('configuration', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const text = result.errors.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'REQUIRE_INVITE', 'APP_SECRET', 'SMTP_URL']) expect(text).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'REQUIRE_INVITE', 'APP_SECRET', 'SMTP_URL'])
+      expect(text).toContain(name);
   });
 
   it('needs both admin variables or neither', () => {

@@ -80,6 +80,11 @@ export const EnvSchema = z.object({
   LOGIN_LOCK_MINUTES: int(15, 1, 1440),
   LOGIN_FAILURE_DELAY_MS: int(250, 0, 10_000),
   RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+
+  UPLOAD_MAX_MB: int(30, 1, 2048),
+  UPLOADS_PER_DAY: int(20, 0, 1_000_000),
+  UPLOADS_PER_MONTH: int(100, 0, 10_000_000),
+  PARSE_TIMEOUT_SECONDS: int(600, 10, 86_400),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -113,6 +118,7 @@ export interface Config {
   codes: { resendSeconds: number; dailyLimit: number; ttlMinutes: number; activationTtlHours: number };
   login: { maxFailures: number; maxFailuresPerIp: number; lockMinutes: number; failureDelayMs: number };
   rateLimitPerMinute: number;
+  books: { maxFileBytes: number; uploadsPerDay: number; uploadsPerMonth: number; parseTimeoutSeconds: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -177,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         failureDelayMs: e.LOGIN_FAILURE_DELAY_MS,
       },
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      books: {
+        maxFileBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+        uploadsPerDay: e.UPLOADS_PER_DAY,
+        uploadsPerMonth: e.UPLOADS_PER_MONTH,
+        parseTimeoutSeconds: e.PARSE_TIMEOUT_SECONDS,
+      },
     },
   };
 }

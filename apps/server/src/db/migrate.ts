@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001-accounts.ts';
+import * as m0002 from './migrations/0002-books.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
+  '0002-books': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

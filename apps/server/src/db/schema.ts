@@ -101,6 +101,131 @@ export interface RateLimitsTable {
   reset_at: Timestamp;
 }
 
+export interface FilesTable {
+  id: string;
+  sha256: string;
+  size: BigIntColumn;
+  format: string;
+  storage_key: string;
+  original_name: string;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface UploadEventsTable {
+  id: Generated<BigIntColumn>;
+  ip: string;
+  user_id: number | null;
+  file_id: string | null;
+  created_at: CreatedAt;
+}
+
+export type BookStatus = 'processing' | 'ready' | 'failed';
+
+export interface BooksTable {
+  id: Generated<number>;
+  code: string;
+  file_id: string | null;
+  owner_id: number | null;
+  title: string;
+  author: string;
+  description: Generated<string>;
+  category: string | null;
+  original_language: string | null;
+  declared_language: string | null;
+  format: string;
+  visibility: number;
+  status: Generated<BookStatus>;
+  recommended: Generated<boolean>;
+  cover_key: string | null;
+  chapter_count: Generated<number>;
+  block_count: Generated<number>;
+  char_count: Generated<number>;
+  page_count: Generated<number>;
+  source_pages: number | null;
+  readers_count: Generated<number>;
+  public_deleted: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface BookChaptersTable {
+  book_id: number;
+  idx: number;
+  title: string;
+  level: number;
+  first_page: number;
+  first_seq: number;
+  block_count: number;
+}
+
+export interface BookBlocksTable {
+  book_id: number;
+  seq: number;
+  block_id: string;
+  chapter_idx: number;
+  page: number;
+  type: string;
+  text: string;
+  html: string | null;
+  level: number | null;
+  image_id: string | null;
+  note_label: string | null;
+  note_refs: string[] | null;
+  referenced_by: string[] | null;
+  pdf_page: number | null;
+}
+
+export interface BookImagesTable {
+  book_id: number;
+  image_id: string;
+  storage_key: string;
+  media_type: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface UserBooksTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  title: string;
+  author: string;
+  description: Generated<string>;
+  category: string | null;
+  cover_key: string | null;
+  read_language: string | null;
+  source: 'upload' | 'library' | 'share' | 'admin';
+  added_at: CreatedAt;
+  updated_at: Timestamp;
+  last_read_at: NullableTimestamp;
+}
+
+export interface UploadRequestsTable {
+  id: string;
+  user_id: number;
+  file_id: string;
+  book_id: number | null;
+  book_name: string;
+  book_author: string;
+  book_describe: Generated<string>;
+  book_status: number;
+  force_ocr: Generated<boolean>;
+  auto_split_footnote: Generated<boolean>;
+  target_language: string | null;
+  original_language: string | null;
+  auto_chain: Generated<boolean>;
+  stage: string;
+  status: 'running' | 'done' | 'failed';
+  progress: number | null;
+  error_key: string | null;
+  error_detail: string | null;
+  results: ColumnType<Record<string, unknown>, string | undefined, string>;
+  job_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -109,9 +234,21 @@ export interface Database {
   points_ledger: PointsLedgerTable;
   login_events: LoginEventsTable;
   rate_limits: RateLimitsTable;
+  files: FilesTable;
+  upload_events: UploadEventsTable;
+  books: BooksTable;
+  book_chapters: BookChaptersTable;
+  book_blocks: BookBlocksTable;
+  book_images: BookImagesTable;
+  user_books: UserBooksTable;
+  upload_requests: UploadRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type BookRow = Selectable<BooksTable>;
+export type UserBookRow = Selectable<UserBooksTable>;
+export type UploadRequestRow = Selectable<UploadRequestsTable>;
+export type FileRow = Selectable<FilesTable>;

@@ -6,6 +6,10 @@ import type { MailJob } from '../engines/mail/mailer.ts';
 export interface JobPayloads {
   'mail.send': MailJob;
   'maintenance.prune': Record<string, never>;
+  'book.parse': { requestId: string };
+  'book.detectLanguage': { requestId: string };
+  'book.translateTitle': { requestId: string };
+  'book.save': { requestId: string };
 }
 export type JobName = keyof JobPayloads;
 
@@ -20,9 +24,20 @@ interface QueueSettings {
 const QUEUES: Record<JobName, QueueSettings> = {
   'mail.send': { retryLimit: 8, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 },
   'maintenance.prune': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
+  // A parse that outlives its expiry (a killed worker) is retried; the handler is idempotent.
+  'book.parse': { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
+  'book.detectLanguage': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+  'book.translateTitle': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+  'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
 };
 
-export type JobHandler<N extends JobName> = (data: JobPayloads[N], job: { id: string; retryCount: number }) => Promise<void>;
+/** How many times a job runs at most (first run + retries). */
+export const maxAttempts = (name: JobName): number => QUEUES[name].retryLimit + 1;
+
+export type JobHandler<N extends JobName> = (
+  data: JobPayloads[N],
+  job: { id: string; retryCount: number },
+) => Promise<void>;
 
 /**
  * The PostgreSQL-backed job queue (pg-boss). Every process can send jobs; only worker processes
@@ -91,6 +106,12 @@ export class JobQueue {
       );
     }
     await this.boss.schedule('maintenance.prune', '17 * * * *', {});
+  }
+
+  /** The state of a job as pg-boss sees it, or undefined when it no longer exists. */
+  async jobState(name: JobName, id: string): Promise<string | undefined> {
+    const job = await this.boss.getJobById(name, id);
+    return job?.state;
   }
 
   async stop(): Promise<void> {

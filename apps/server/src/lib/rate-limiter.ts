@@ -46,7 +46,10 @@ export class RateLimiter {
 
   /** Drops windows that ended; run from a periodic job. */
   async prune(): Promise<number> {
-    const result = await this.db.deleteFrom('rate_limits').where('reset_at', '<=', sql<Date>`now()`).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('rate_limits')
+      .where('reset_at', '<=', sql<Date>`now()`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

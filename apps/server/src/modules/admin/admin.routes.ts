@@ -31,7 +31,10 @@ const InviteCode = z.object({
 });
 
 /** Admin-only calls. Every route here passes the admin guard, whatever the client shows. */
-export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (app, { services, guards }) => {
+export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (
+  app,
+  { services, guards },
+) => {
   const { admin } = services;
   app.addHook('onRequest', guards.requireAdmin);
 
@@ -70,7 +73,14 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
 
   app.get(
     '/admin/invite-codes',
-    { schema: { tags, security, summary: 'Minted invitation codes, newest first', response: { 200: envelopeOf(z.array(InviteCode)) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Minted invitation codes, newest first',
+        response: { 200: envelopeOf(z.array(InviteCode)) },
+      },
+    },
     async () => ok(await admin.listInviteCodes()),
   );
 };

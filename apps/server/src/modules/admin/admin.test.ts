@@ -6,10 +6,19 @@ describe('admin calls', () => {
   let admin: string;
   let user: string;
   beforeAll(async () => {
-    t = await startTestApp({ ADMIN_ACCOUNT: 'boss', ADMIN_PASSWORD: 'Admin2026pass', REQUIRE_INVITE: 'false', EMAIL_ACTIVATION: 'false' });
-    admin = (await t.call('POST', '/api/auth/login', { body: { account: 'boss', password: 'Admin2026pass' } })).data.token;
-    user = (await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'plain@example.com', account: 'plainreader', password: STRONG_PASSWORD } })).data
+    t = await startTestApp({
+      ADMIN_ACCOUNT: 'boss',
+      ADMIN_PASSWORD: 'Admin2026pass',
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+    });
+    admin = (await t.call('POST', '/api/auth/login', { body: { account: 'boss', password: 'Admin2026pass' } })).data
       .token;
+    user = (
+      await t.call('POST', '/api/auth/register', {
+        body: { method: 'email', email: 'plain@example.com', account: 'plainreader', password: STRONG_PASSWORD },
+      })
+    ).data.token;
   });
   afterAll(async () => t?.close());
 
@@ -38,7 +47,10 @@ describe('admin calls', () => {
     expect(found.data[0]).toMatchObject({ account: 'plainreader', role: 'user', status: 'active', points: 1000 });
     expect(found.data[0]).not.toHaveProperty('password_hash');
 
-    const minted = await t.call('POST', '/api/admin/invite-codes', { token: admin, body: { count: 3, maxUses: 5, note: 'book club' } });
+    const minted = await t.call('POST', '/api/admin/invite-codes', {
+      token: admin,
+      body: { count: 3, maxUses: 5, note: 'book club' },
+    });
     expect(minted.data.codes).toHaveLength(3);
     const list = await t.call('GET', '/api/admin/invite-codes', { token: admin });
     expect(list.data.map((c: { code: string }) => c.code)).toEqual(expect.arrayContaining(minted.data.codes));

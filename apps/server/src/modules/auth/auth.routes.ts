@@ -24,7 +24,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.post(
     '/auth/register',
-    { config: strict, schema: { tags, summary: 'Register by email or phone', body: RegisterBody, response: { 200: envelopeOf(RegisterResult) } } },
+    {
+      config: strict,
+      schema: {
+        tags,
+        summary: 'Register by email or phone',
+        body: RegisterBody,
+        response: { 200: envelopeOf(RegisterResult) },
+      },
+    },
     async (request) => ok(await auth.register(request.body, callerOf(request))),
   );
 
@@ -103,7 +111,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.post(
     '/auth/resetPassword',
-    { config: strict, schema: { tags, summary: 'Set a new password with a reset code', body: ResetPasswordBody, response: { 200: EmptyEnvelope } } },
+    {
+      config: strict,
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset code',
+        body: ResetPasswordBody,
+        response: { 200: EmptyEnvelope },
+      },
+    },
     async (request) => {
       await auth.resetPassword(request.body.account, request.body.code, request.body.password);
       return ok(null);

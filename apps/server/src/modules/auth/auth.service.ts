@@ -315,18 +315,34 @@ export class AuthService {
     const window = lockMinutes * 60;
     if (!user) {
       if (ipKey) await this.d.limiter.hit(ipKey, window);
-      await this.d.usersRepo.recordLoginEvent({ userId: null, account: login, ip: caller.ip, success: false, reason: 'noSuchAccount' });
+      await this.d.usersRepo.recordLoginEvent({
+        userId: null,
+        account: login,
+        ip: caller.ip,
+        success: false,
+        reason: 'noSuchAccount',
+      });
       throw new AppError('noSuchAccount', {}, { code: LOGIN_CODES.noSuchUser });
     }
     if (!(await verifyPassword(user.password_hash, password))) {
       const [hit] = await Promise.all([
         this.d.limiter.hit(accountKey, window),
         ipKey ? this.d.limiter.hit(ipKey, window) : undefined,
-        this.d.usersRepo.recordLoginEvent({ userId: user.id, account: login, ip: caller.ip, success: false, reason: 'wrongPassword' }),
+        this.d.usersRepo.recordLoginEvent({
+          userId: user.id,
+          account: login,
+          ip: caller.ip,
+          success: false,
+          reason: 'wrongPassword',
+        }),
       ]);
       // Each further failure is answered more slowly, which makes guessing expensive.
       if (failureDelayMs > 0) await sleep(Math.min(failureDelayMs * hit.count, 3000));
-      throw new AppError('invalidAccountOrPassword', { remainingAttempts: Math.max(0, maxFailures - hit.count) }, { code: LOGIN_CODES.wrongPassword });
+      throw new AppError(
+        'invalidAccountOrPassword',
+        { remainingAttempts: Math.max(0, maxFailures - hit.count) },
+        { code: LOGIN_CODES.wrongPassword },
+      );
     }
     if (user.status === 'pending') throw fail('accountNotActivated');
     if (user.status === 'disabled') throw fail('accountDisabled');
@@ -335,13 +351,24 @@ export class AuthService {
     const token = await this.openSession(user.id, caller);
     await Promise.all([
       this.d.usersRepo.recordLogin(user.id),
-      this.d.usersRepo.recordLoginEvent({ userId: user.id, account: login, ip: caller.ip, success: true, reason: null }),
+      this.d.usersRepo.recordLoginEvent({
+        userId: user.id,
+        account: login,
+        ip: caller.ip,
+        success: true,
+        reason: null,
+      }),
     ]);
     const fresh = (await this.d.usersRepo.findById(user.id))!;
     return { token, user: toUserInfo(fresh) };
   }
 
-  async openSession(userId: number, caller: Caller, kind: 'login' | 'impersonation' = 'login', ttlMs?: number): Promise<string> {
+  async openSession(
+    userId: number,
+    caller: Caller,
+    kind: 'login' | 'impersonation' = 'login',
+    ttlMs?: number,
+  ): Promise<string> {
     const token = randomToken();
     await this.d.sessions.create({
       userId,
@@ -375,7 +402,11 @@ export class AuthService {
   }
 
   /** Creates the admin named by ADMIN_ACCOUNT/ADMIN_PASSWORD when it does not exist yet. */
-  async ensureAdmin(admin: { account: string; password: string; email: string | undefined }): Promise<'created' | 'exists'> {
+  async ensureAdmin(admin: {
+    account: string;
+    password: string;
+    email: string | undefined;
+  }): Promise<'created' | 'exists'> {
     const existing = await this.d.usersRepo.findByLogin(admin.account);
     if (existing) {
       if (existing.role !== 'admin') await this.d.usersRepo.update(existing.id, { role: 'admin' });
@@ -386,7 +417,12 @@ export class AuthService {
   }
 
   /** Creates an active user directly (admin bootstrap and the admin CLI): no invitation, no activation. */
-  async createUser(input: { account: string; password: string; email?: string | undefined; role: 'user' | 'admin' }): Promise<UserRow> {
+  async createUser(input: {
+    account: string;
+    password: string;
+    email?: string | undefined;
+    role: 'user' | 'admin';
+  }): Promise<UserRow> {
     if (!isStrongPassword(input.password)) throw fail('weakPassword');
     if (input.email && !isValidEmail(input.email)) throw fail('invalidEmail');
     if (await this.d.usersRepo.accountTaken(input.account)) throw fail('accountExists');
@@ -405,9 +441,14 @@ export class AuthService {
         language: 'Chinese',
         ui_language: null,
       });
-      if (input.role === 'admin') await trx.updateTable('users').set({ role: 'admin' }).where('id', '=', user.id).execute();
+      if (input.role === 'admin')
+        await trx.updateTable('users').set({ role: 'admin' }).where('id', '=', user.id).execute();
       if (this.d.config.accounts.startingPoints > 0) {
-        await this.d.points.credit(trx, { userId: user.id, points: this.d.config.accounts.startingPoints, reason: 'signupBonus' });
+        await this.d.points.credit(trx, {
+          userId: user.id,
+          points: this.d.config.accounts.startingPoints,
+          reason: 'signupBonus',
+        });
       }
       return { ...user, role: input.role };
     });

@@ -11,7 +11,10 @@ async function adminToken(t: TestApp): Promise<string> {
 }
 
 async function mintCode(t: TestApp, maxUses: number | null = 1): Promise<string> {
-  const res = await t.call('POST', '/api/admin/invite-codes', { token: await adminToken(t), body: { count: 1, maxUses } });
+  const res = await t.call('POST', '/api/admin/invite-codes', {
+    token: await adminToken(t),
+    body: { count: 1, maxUses },
+  });
   expect(res.code).toBe(0);
   return res.data.codes[0];
 }
@@ -41,7 +44,15 @@ describe('email registration with activation', () => {
   it('registers, mails an activation link, refuses login until activated, then logs in', async () => {
     const inviteCode = await mintCode(t);
     const reg = await t.call('POST', '/api/auth/register', {
-      body: { method: 'email', email: 'Lin@Example.com', password: STRONG_PASSWORD, nickname: '小林', inviteCode, language: 'English', uiLanguage: 'zh' },
+      body: {
+        method: 'email',
+        email: 'Lin@Example.com',
+        password: STRONG_PASSWORD,
+        nickname: '小林',
+        inviteCode,
+        language: 'English',
+        uiLanguage: 'zh',
+      },
     });
     expect(reg.status).toBe(200);
     expect(reg.data).toEqual({ activationRequired: true, account: 'Lin@Example.com' });
@@ -51,7 +62,9 @@ describe('email registration with activation', () => {
     const link = mail!.links.find((l) => l.includes('/user/confirm?code='));
     expect(link).toMatch(/^http:\/\/yidu\.test\/user\/confirm\?code=/);
 
-    const early = await t.call('POST', '/api/auth/login', { body: { account: 'lin@example.com', password: STRONG_PASSWORD } });
+    const early = await t.call('POST', '/api/auth/login', {
+      body: { account: 'lin@example.com', password: STRONG_PASSWORD },
+    });
     expect(early.status).toBe(403);
     expect(early.data.key).toBe('accountNotActivated');
 
@@ -62,36 +75,64 @@ describe('email registration with activation', () => {
     // Opening the link again is harmless.
     expect((await t.call('POST', `/api/auth/confirmAccount?code=${encodeURIComponent(code)}`)).code).toBe(0);
 
-    const login = await t.call('POST', '/api/auth/login', { body: { account: 'LIN@example.com', password: STRONG_PASSWORD } });
+    const login = await t.call('POST', '/api/auth/login', {
+      body: { account: 'LIN@example.com', password: STRONG_PASSWORD },
+    });
     expect(login.code).toBe(0);
     expect(login.data.token).toEqual(expect.any(String));
-    expect(login.data.user).toMatchObject({ username: '小林', nickname: '小林', language: 'English', languageCode: 'en', points: 1000, role: 'user' });
+    expect(login.data.user).toMatchObject({
+      username: '小林',
+      nickname: '小林',
+      language: 'English',
+      languageCode: 'en',
+      points: 1000,
+      role: 'user',
+    });
 
     const info = await t.call('GET', '/api/user/getUserinfo', { token: login.data.token });
     expect(info.data.email).toBe('Lin@Example.com');
     expect(info.data.inviteCode).toMatch(/^[A-Z2-9]{8}$/);
     expect(info.data).not.toHaveProperty('password_hash');
 
-    const ledger = await t.running.infra.db.selectFrom('points_ledger').selectAll().where('user_id', '=', info.data.id).execute();
+    const ledger = await t.running.infra.db
+      .selectFrom('points_ledger')
+      .selectAll()
+      .where('user_id', '=', info.data.id)
+      .execute();
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ type: 'income', points: '1000', balance_before: '0', reason: 'signupBonus' });
   });
 
   it('lets a new user register with the invitation code of an existing user', async () => {
-    const login = await t.call('POST', '/api/auth/login', { body: { account: 'lin@example.com', password: STRONG_PASSWORD } });
+    const login = await t.call('POST', '/api/auth/login', {
+      body: { account: 'lin@example.com', password: STRONG_PASSWORD },
+    });
     const reg = await t.call('POST', '/api/auth/register', {
-      body: { method: 'email', email: 'friend@example.com', password: STRONG_PASSWORD, inviteCode: login.data.user.inviteCode.toLowerCase() },
+      body: {
+        method: 'email',
+        email: 'friend@example.com',
+        password: STRONG_PASSWORD,
+        inviteCode: login.data.user.inviteCode.toLowerCase(),
+      },
     });
     expect(reg.code).toBe(0);
-    const friend = await t.running.infra.db.selectFrom('users').select('invited_by').where('email', '=', 'friend@example.com').executeTakeFirstOrThrow();
+    const friend = await t.running.infra.db
+      .selectFrom('users')
+      .select('invited_by')
+      .where('email', '=', 'friend@example.com')
+      .executeTakeFirstOrThrow();
     expect(friend.invited_by).toBe(login.data.user.id);
   });
 
   it('uses up a single-use minted code', async () => {
     const inviteCode = await mintCode(t, 1);
-    const first = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'one@example.com', password: STRONG_PASSWORD, inviteCode } });
+    const first = await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'one@example.com', password: STRONG_PASSWORD, inviteCode },
+    });
     expect(first.code).toBe(0);
-    const second = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'two@example.com', password: STRONG_PASSWORD, inviteCode } });
+    const second = await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'two@example.com', password: STRONG_PASSWORD, inviteCode },
+    });
     expect(second.data.key).toBe('invalidInviteCode');
   });
 
@@ -117,10 +158,14 @@ describe('email registration with activation', () => {
 
   it('answers linkExpired for an expired activation link and invalidLink for an unknown one', async () => {
     const inviteCode = await mintCode(t);
-    await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'late@example.com', password: STRONG_PASSWORD, inviteCode } });
+    await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'late@example.com', password: STRONG_PASSWORD, inviteCode },
+    });
     const [mail] = await waitForMail(t.dataDir, 'late@example.com');
     const link = mail!.links.find((l) => l.includes('confirm'))!;
-    await sql`UPDATE verification_codes SET expires_at = now() - interval '1 minute' WHERE purpose = 'activation'`.execute(t.running.infra.db);
+    await sql`UPDATE verification_codes SET expires_at = now() - interval '1 minute' WHERE purpose = 'activation'`.execute(
+      t.running.infra.db,
+    );
     const code = new URL(link).searchParams.get('code')!;
     const expired = await t.call('POST', `/api/auth/confirmAccount?code=${encodeURIComponent(code)}`);
     expect(expired.status).toBe(400);
@@ -133,7 +178,9 @@ describe('email registration with activation', () => {
     // A new link can be requested for the pending account (after the countdown), and it works.
     const early = await t.call('POST', '/api/auth/resendActivation', { body: { account: 'late@example.com' } });
     expect(early.data.key).toBe('verificationCodeCooldown');
-    await sql`UPDATE verification_codes SET created_at = created_at - interval '2 minutes' WHERE purpose = 'activation'`.execute(t.running.infra.db);
+    await sql`UPDATE verification_codes SET created_at = created_at - interval '2 minutes' WHERE purpose = 'activation'`.execute(
+      t.running.infra.db,
+    );
     const resent = await t.call('POST', '/api/auth/resendActivation', { body: { account: 'late@example.com' } });
     expect(resent.code).toBe(0);
     expect(resent.data.sentTo).toBe('l***@example.com');
@@ -152,7 +199,9 @@ describe('registration without activation or invitation', () => {
   afterAll(async () => t?.close());
 
   it('logs the user in at once', async () => {
-    const reg = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'quick@example.com', account: 'quick', password: STRONG_PASSWORD } });
+    const reg = await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'quick@example.com', account: 'quick', password: STRONG_PASSWORD },
+    });
     expect(reg.code).toBe(0);
     expect(reg.data.activationRequired).toBe(false);
     expect(reg.data.user).toMatchObject({ account: 'quick', points: 250, language: 'Chinese' });
@@ -188,16 +237,22 @@ describe('phone registration with an SMS code', () => {
     expect(again.data.retryAfter).toBeGreaterThan(50);
     expect(again.headers['retry-after']).toBeDefined();
 
-    const wrong = await t.call('POST', '/api/auth/register', { body: { method: 'phone', phone, password: STRONG_PASSWORD, code: '000000' === code ? '111111' : '000000' } });
+    const wrong = await t.call('POST', '/api/auth/register', {
+      body: { method: 'phone', phone, password: STRONG_PASSWORD, code: '000000' === code ? '111111' : '000000' },
+    });
     expect(wrong.data.key).toBe('invalidVerificationCode');
 
-    const reg = await t.call('POST', '/api/auth/register', { body: { method: 'phone', phone, password: STRONG_PASSWORD, code } });
+    const reg = await t.call('POST', '/api/auth/register', {
+      body: { method: 'phone', phone, password: STRONG_PASSWORD, code },
+    });
     expect(reg.code).toBe(0);
     expect(reg.data.activationRequired).toBe(false);
     expect(reg.data.user.phone).toBe(phone);
 
     // The code is spent, and the phone is now taken.
-    const reuse = await t.call('POST', '/api/auth/register', { body: { method: 'phone', phone, account: 'other', password: STRONG_PASSWORD, code } });
+    const reuse = await t.call('POST', '/api/auth/register', {
+      body: { method: 'phone', phone, account: 'other', password: STRONG_PASSWORD, code },
+    });
     expect(reuse.data.key).toBe('phoneInUse');
     const taken = await t.call('POST', `/api/auth/getVerificationCode?type=0&phone=${phone}`);
     expect(taken.data.key).toBe('phoneInUse');
@@ -205,7 +260,9 @@ describe('phone registration with an SMS code', () => {
 
   it('refuses a malformed phone number and a missing code', async () => {
     expect((await t.call('POST', '/api/auth/getVerificationCode?type=0&phone=12ab')).data.key).toBe('invalidPhone');
-    const res = await t.call('POST', '/api/auth/register', { body: { method: 'phone', phone: '13900139000', password: STRONG_PASSWORD } });
+    const res = await t.call('POST', '/api/auth/register', {
+      body: { method: 'phone', phone: '13900139000', password: STRONG_PASSWORD },
+    });
     expect(res.data.key).toBe('invalidVerificationCode');
   });
 
@@ -215,7 +272,9 @@ describe('phone registration with an SMS code', () => {
     for (let i = 0; i < 3; i++) {
       expect((await t.call('POST', `/api/auth/getVerificationCode?type=0&phone=${phone}`)).code).toBe(0);
       // Skip the countdown without waiting a minute.
-      await sql`UPDATE verification_codes SET created_at = created_at - interval '2 minutes' WHERE target = ${phone}`.execute(db);
+      await sql`UPDATE verification_codes SET created_at = created_at - interval '2 minutes' WHERE target = ${phone}`.execute(
+        db,
+      );
     }
     const capped = await t.call('POST', `/api/auth/getVerificationCode?type=0&phone=${phone}`);
     expect(capped.status).toBe(429);
@@ -229,9 +288,13 @@ describe('phone registration with an SMS code', () => {
     const code = /\d{6}/.exec(sms.filter((s) => s.to === phone).at(-1)!.text)![0];
     const wrongCode = code === '999999' ? '888888' : '999999';
     for (let i = 0; i < 5; i++) {
-      await t.call('POST', '/api/auth/register', { body: { method: 'phone', phone, password: STRONG_PASSWORD, code: wrongCode } });
+      await t.call('POST', '/api/auth/register', {
+        body: { method: 'phone', phone, password: STRONG_PASSWORD, code: wrongCode },
+      });
     }
-    const res = await t.call('POST', '/api/auth/register', { body: { method: 'phone', phone, password: STRONG_PASSWORD, code } });
+    const res = await t.call('POST', '/api/auth/register', {
+      body: { method: 'phone', phone, password: STRONG_PASSWORD, code },
+    });
     expect(res.data.key).toBe('invalidVerificationCode');
   });
 });
@@ -239,8 +302,16 @@ describe('phone registration with an SMS code', () => {
 describe('login', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ ...ADMIN, REQUIRE_INVITE: 'false', EMAIL_ACTIVATION: 'false', LOGIN_MAX_FAILURES: '3', LOGIN_MAX_FAILURES_PER_IP: '6' });
-    await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'reader@example.com', account: 'reader', password: STRONG_PASSWORD } });
+    t = await startTestApp({
+      ...ADMIN,
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+      LOGIN_MAX_FAILURES: '3',
+      LOGIN_MAX_FAILURES_PER_IP: '6',
+    });
+    await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'reader@example.com', account: 'reader', password: STRONG_PASSWORD },
+    });
   });
   afterAll(async () => t?.close());
 
@@ -257,33 +328,68 @@ describe('login', () => {
   });
 
   it('logs in by account or email, records the login', async () => {
-    const byEmail = await t.call('POST', '/api/auth/login', { body: { account: 'READER@example.com', password: STRONG_PASSWORD } });
+    const byEmail = await t.call('POST', '/api/auth/login', {
+      body: { account: 'READER@example.com', password: STRONG_PASSWORD },
+    });
     expect(byEmail.code).toBe(0);
-    const user = await t.running.infra.db.selectFrom('users').select(['login_count', 'last_login_at']).where('account', '=', 'reader').executeTakeFirstOrThrow();
+    const user = await t.running.infra.db
+      .selectFrom('users')
+      .select(['login_count', 'last_login_at'])
+      .where('account', '=', 'reader')
+      .executeTakeFirstOrThrow();
     expect(user.login_count).toBeGreaterThanOrEqual(1);
     expect(user.last_login_at).toBeInstanceOf(Date);
   });
 
   it('locks an account after repeated failures, even with the right password', async () => {
-    for (let i = 0; i < 3; i++) await t.call('POST', '/api/auth/login', { body: { account: 'reader', password: 'Wrong2026pass' }, ip: '10.1.1.1' });
-    const locked = await t.call('POST', '/api/auth/login', { body: { account: 'reader', password: STRONG_PASSWORD }, ip: '10.1.1.2' });
+    for (let i = 0; i < 3; i++)
+      await t.call('POST', '/api/auth/login', {
+        body: { account: 'reader', password: 'Wrong2026pass' },
+        ip: '10.1.1.1',
+      });
+    const locked = await t.call('POST', '/api/auth/login', {
+      body: { account: 'reader', password: STRONG_PASSWORD },
+      ip: '10.1.1.2',
+    });
     expect(locked.status).toBe(429);
     expect(locked.data.key).toBe('tooManyRequests');
     expect(locked.data.retryAfter).toBeGreaterThan(0);
     // Other accounts are not affected.
-    expect((await t.call('POST', '/api/auth/login', { body: { account: 'root', password: 'Admin2026pass' }, ip: '10.1.1.2' })).code).toBe(0);
+    expect(
+      (
+        await t.call('POST', '/api/auth/login', {
+          body: { account: 'root', password: 'Admin2026pass' },
+          ip: '10.1.1.2',
+        })
+      ).code,
+    ).toBe(0);
   });
 
   it('limits failures per IP address across accounts', async () => {
-    for (let i = 0; i < 6; i++) await t.call('POST', '/api/auth/login', { body: { account: `ghost${i}`, password: 'Wrong2026pass' }, ip: '10.9.9.9' });
-    const blocked = await t.call('POST', '/api/auth/login', { body: { account: 'root', password: 'Admin2026pass' }, ip: '10.9.9.9' });
+    for (let i = 0; i < 6; i++)
+      await t.call('POST', '/api/auth/login', {
+        body: { account: `ghost${i}`, password: 'Wrong2026pass' },
+        ip: '10.9.9.9',
+      });
+    const blocked = await t.call('POST', '/api/auth/login', {
+      body: { account: 'root', password: 'Admin2026pass' },
+      ip: '10.9.9.9',
+    });
     expect(blocked.data.key).toBe('tooManyRequests');
   });
 
   it('refuses a disabled account', async () => {
-    await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'gone@example.com', password: STRONG_PASSWORD } });
-    await t.running.infra.db.updateTable('users').set({ status: 'disabled' }).where('email', '=', 'gone@example.com').execute();
-    const res = await t.call('POST', '/api/auth/login', { body: { account: 'gone@example.com', password: STRONG_PASSWORD } });
+    await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'gone@example.com', password: STRONG_PASSWORD },
+    });
+    await t.running.infra.db
+      .updateTable('users')
+      .set({ status: 'disabled' })
+      .where('email', '=', 'gone@example.com')
+      .execute();
+    const res = await t.call('POST', '/api/auth/login', {
+      body: { account: 'gone@example.com', password: STRONG_PASSWORD },
+    });
     expect(res.data.key).toBe('accountDisabled');
   });
 });
@@ -296,42 +402,77 @@ describe('forgotten password', () => {
   afterAll(async () => t?.close());
 
   it('mails a code that resets the password and signs every session out', async () => {
-    const reg = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'forgetful@example.com', password: STRONG_PASSWORD } });
+    const reg = await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'forgetful@example.com', password: STRONG_PASSWORD },
+    });
     const oldToken = reg.data.token;
 
-    const sent = await t.call('POST', '/api/auth/forgot-password-code', { body: { account: 'forgetful@example.com', uiLanguage: 'en' } });
+    const sent = await t.call('POST', '/api/auth/forgot-password-code', {
+      body: { account: 'forgetful@example.com', uiLanguage: 'en' },
+    });
     expect(sent.data).toEqual({ retryAfter: 60, sentTo: 'f***@example.com', channel: 'email' });
     const [mail] = await waitForMail(t.dataDir, 'forgetful@example.com');
     expect(mail!.subject).toBe('Your Yidu password reset code');
     const code = /\b\d{6}\b/.exec(mail!.text)![0];
 
-    const cooldown = await t.call('POST', '/api/auth/forgot-password-code', { body: { account: 'forgetful@example.com' } });
+    const cooldown = await t.call('POST', '/api/auth/forgot-password-code', {
+      body: { account: 'forgetful@example.com' },
+    });
     expect(cooldown.data.key).toBe('verificationCodeCooldown');
 
-    const weak = await t.call('POST', '/api/auth/resetPassword', { body: { account: 'forgetful@example.com', code, password: 'weak' } });
+    const weak = await t.call('POST', '/api/auth/resetPassword', {
+      body: { account: 'forgetful@example.com', code, password: 'weak' },
+    });
     expect(weak.data.key).toBe('weakPassword');
-    const bad = await t.call('POST', '/api/auth/resetPassword', { body: { account: 'forgetful@example.com', code: code === '123456' ? '654321' : '123456', password: 'NewPass2026' } });
+    const bad = await t.call('POST', '/api/auth/resetPassword', {
+      body: {
+        account: 'forgetful@example.com',
+        code: code === '123456' ? '654321' : '123456',
+        password: 'NewPass2026',
+      },
+    });
     expect(bad.data.key).toBe('invalidVerificationCode');
 
-    const ok = await t.call('POST', '/api/auth/resetPassword', { body: { account: 'forgetful@example.com', code, password: 'NewPass2026' } });
+    const ok = await t.call('POST', '/api/auth/resetPassword', {
+      body: { account: 'forgetful@example.com', code, password: 'NewPass2026' },
+    });
     expect(ok.code).toBe(0);
     expect((await t.call('GET', '/api/user/getUserinfo', { token: oldToken })).status).toBe(401);
-    expect((await t.call('POST', '/api/auth/login', { body: { account: 'forgetful@example.com', password: STRONG_PASSWORD } })).code).toBe(1);
-    expect((await t.call('POST', '/api/auth/login', { body: { account: 'forgetful@example.com', password: 'NewPass2026' } })).code).toBe(0);
+    expect(
+      (
+        await t.call('POST', '/api/auth/login', {
+          body: { account: 'forgetful@example.com', password: STRONG_PASSWORD },
+        })
+      ).code,
+    ).toBe(1);
+    expect(
+      (await t.call('POST', '/api/auth/login', { body: { account: 'forgetful@example.com', password: 'NewPass2026' } }))
+        .code,
+    ).toBe(0);
     // A code works once.
-    expect((await t.call('POST', '/api/auth/resetPassword', { body: { account: 'forgetful@example.com', code, password: 'Other2026pass' } })).data.key).toBe('invalidVerificationCode');
+    expect(
+      (
+        await t.call('POST', '/api/auth/resetPassword', {
+          body: { account: 'forgetful@example.com', code, password: 'Other2026pass' },
+        })
+      ).data.key,
+    ).toBe('invalidVerificationCode');
   });
 
   it('texts the code to a phone-only account', async () => {
     const phone = '13500135000';
     await t.call('POST', `/api/auth/getVerificationCode?type=0&phone=${phone}`);
     const regCode = /\d{6}/.exec((await readSmsOutbox(t.dataDir)).at(-1)!.text)![0];
-    await t.call('POST', '/api/auth/register', { body: { method: 'phone', phone, password: STRONG_PASSWORD, code: regCode } });
+    await t.call('POST', '/api/auth/register', {
+      body: { method: 'phone', phone, password: STRONG_PASSWORD, code: regCode },
+    });
 
     const sent = await t.call('POST', `/api/auth/getVerificationCode?type=1&phone=${phone}`);
     expect(sent.data.channel).toBe('phone');
     const resetCode = /\d{6}/.exec((await readSmsOutbox(t.dataDir)).at(-1)!.text)![0];
-    const ok = await t.call('POST', '/api/auth/resetPassword', { body: { account: phone, code: resetCode, password: 'PhonePass2026' } });
+    const ok = await t.call('POST', '/api/auth/resetPassword', {
+      body: { account: phone, code: resetCode, password: 'PhonePass2026' },
+    });
     expect(ok.code).toBe(0);
   });
 

@@ -21,7 +21,13 @@ export class CodesRepo {
   async insert(code: { purpose: CodePurpose; target: string; codeHash: string; expiresAt: Date; ip: string | null }) {
     await this.db
       .insertInto('verification_codes')
-      .values({ purpose: code.purpose, target: code.target, code_hash: code.codeHash, expires_at: code.expiresAt, ip: code.ip })
+      .values({
+        purpose: code.purpose,
+        target: code.target,
+        code_hash: code.codeHash,
+        expires_at: code.expiresAt,
+        ip: code.ip,
+      })
       .execute();
   }
 

@@ -17,7 +17,13 @@ export class InvitesRepo {
     this.db = db;
   }
 
-  async insert(invite: { code: string; createdBy: number; maxUses: number | null; expiresAt: Date | null; note: string | null }) {
+  async insert(invite: {
+    code: string;
+    createdBy: number;
+    maxUses: number | null;
+    expiresAt: Date | null;
+    note: string | null;
+  }) {
     await this.db
       .insertInto('invite_codes')
       .values({
@@ -43,7 +49,12 @@ export class InvitesRepo {
   }
 
   async list(limit = 200): Promise<MintedInvite[]> {
-    const rows = await this.db.selectFrom('invite_codes').selectAll().orderBy('created_at', 'desc').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('invite_codes')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({
       code: r.code,
       maxUses: r.max_uses,

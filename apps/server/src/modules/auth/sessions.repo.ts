@@ -55,7 +55,12 @@ export class SessionsRepo {
   }
 
   async revoke(id: number): Promise<void> {
-    await this.db.updateTable('sessions').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   /** Revokes every live session of a user but `keepSessionId`. */

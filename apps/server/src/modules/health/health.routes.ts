@@ -15,7 +15,11 @@ export const healthRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = a
       schema: {
         tags: ['system'],
         summary: 'Health check: 200 when the API and its database answer',
-        response: { 200: envelopeOf(z.object({ status: z.literal('ok'), version: z.string(), uptime: z.number(), dbMs: z.number() })) },
+        response: {
+          200: envelopeOf(
+            z.object({ status: z.literal('ok'), version: z.string(), uptime: z.number(), dbMs: z.number() }),
+          ),
+        },
       },
     },
     async () => {
@@ -32,7 +36,13 @@ export const healthRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = a
 
   app.get(
     '/config/public',
-    { schema: { tags: ['system'], summary: 'Public settings for the web app', response: { 200: envelopeOf(PublicConfig) } } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Public settings for the web app',
+        response: { 200: envelopeOf(PublicConfig) },
+      },
+    },
     async () =>
       ok({
         requireInvite: config.accounts.requireInvite,

@@ -16,19 +16,21 @@ export class UsersRepo {
   /** Finds the user a person means when they type `login`: their account, email or phone. */
   findByLogin(login: string): Promise<UserRow | undefined> {
     const lower = login.trim().toLowerCase();
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb(sql`lower(account)`, '=', lower),
-          eb(sql`lower(email)`, '=', lower),
-          eb('phone', '=', login.trim()),
-        ]),
-      )
-      // An exact account match wins over another user's email or phone.
-      .orderBy(sql`lower(account) = ${lower}`, 'desc')
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb(sql`lower(account)`, '=', lower),
+            eb(sql`lower(email)`, '=', lower),
+            eb('phone', '=', login.trim()),
+          ]),
+        )
+        // An exact account match wins over another user's email or phone.
+        .orderBy(sql`lower(account) = ${lower}`, 'desc')
+        .executeTakeFirst()
+    );
   }
 
   async accountTaken(account: string): Promise<boolean> {
@@ -41,7 +43,10 @@ export class UsersRepo {
   }
 
   async emailTaken(email: string, exceptUserId?: number): Promise<boolean> {
-    let query = this.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase());
+    let query = this.db
+      .selectFrom('users')
+      .select('id')
+      .where(sql`lower(email)`, '=', email.toLowerCase());
     if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
     return (await query.executeTakeFirst()) !== undefined;
   }

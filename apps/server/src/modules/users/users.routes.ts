@@ -7,7 +7,10 @@ import { authOf, type Guards } from '../../plugins/auth.ts';
 const tags = ['user'];
 const security = [{ bearer: [] }];
 
-export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (app, { services, guards }) => {
+export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (
+  app,
+  { services, guards },
+) => {
   const { users, auth } = services;
   // onRequest: the token is checked before the body is even parsed.
   app.addHook('onRequest', guards.requireUser);
@@ -20,7 +23,15 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
 
   app.post(
     '/user/updateUserinfo',
-    { schema: { tags, security, summary: 'Change profile fields and preferences', body: UpdateUserinfoBody, response: { 200: envelopeOf(UserInfo) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change profile fields and preferences',
+        body: UpdateUserinfoBody,
+        response: { 200: envelopeOf(UserInfo) },
+      },
+    },
     async (request) => ok(await users.update(authOf(request), request.body)),
   );
 
@@ -28,7 +39,13 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
     '/user/changePassword',
     {
       config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
-      schema: { tags, security, summary: 'Change the password; other sessions are signed out', body: ChangePasswordBody, response: { 200: EmptyEnvelope } },
+      schema: {
+        tags,
+        security,
+        summary: 'Change the password; other sessions are signed out',
+        body: ChangePasswordBody,
+        response: { 200: EmptyEnvelope },
+      },
     },
     async (request) => {
       await users.changePassword(authOf(request), request.body.oldPassword, request.body.password);
@@ -38,7 +55,15 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
 
   app.post(
     '/user/changeLanguage',
-    { schema: { tags, security, summary: 'Set the reading language by name (SPEC §3.12)', body: ChangeLanguageBody, response: { 200: envelopeOf(UserInfo) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Set the reading language by name (SPEC §3.12)',
+        body: ChangeLanguageBody,
+        response: { 200: envelopeOf(UserInfo) },
+      },
+    },
     async (request) => ok(await users.changeLanguage(authOf(request), request.body.language)),
   );
 
@@ -53,7 +78,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
 
   app.get(
     '/user/checkVeteranUser',
-    { schema: { tags, security, summary: 'Whether the user has used Yidu on an earlier day', response: { 200: envelopeOf(VeteranResult) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Whether the user has used Yidu on an earlier day',
+        response: { 200: envelopeOf(VeteranResult) },
+      },
+    },
     async (request) => ok(await users.checkVeteran(authOf(request))),
   );
 };

@@ -6,7 +6,9 @@ describe('the current user', () => {
   let token: string;
   beforeAll(async () => {
     t = await startTestApp({ REQUIRE_INVITE: 'false', EMAIL_ACTIVATION: 'false' });
-    const reg = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: 'me@example.com', account: 'myself', password: STRONG_PASSWORD } });
+    const reg = await t.call('POST', '/api/auth/register', {
+      body: { method: 'email', email: 'me@example.com', account: 'myself', password: STRONG_PASSWORD },
+    });
     token = reg.data.token;
   });
   afterAll(async () => t?.close());
@@ -31,7 +33,13 @@ describe('the current user', () => {
   it('updates profile fields and preferences', async () => {
     const res = await t.call('POST', '/api/user/updateUserinfo', {
       token,
-      body: { username: '读书人', nickname: 'Reader', commonLanguages: ['English', 'jp', 'English'], defaultSharePublic: true, deductMode: 'deductAfterConfirmation' },
+      body: {
+        username: '读书人',
+        nickname: 'Reader',
+        commonLanguages: ['English', 'jp', 'English'],
+        defaultSharePublic: true,
+        deductMode: 'deductAfterConfirmation',
+      },
     });
     expect(res.code).toBe(0);
     expect(res.data).toMatchObject({
@@ -53,7 +61,9 @@ describe('the current user', () => {
   });
 
   it('changes the reading language by name, defaulting to Chinese', async () => {
-    expect((await t.call('POST', '/api/user/changeLanguage', { token, body: { language: 'Japanese' } })).data.languageCode).toBe('jp');
+    expect(
+      (await t.call('POST', '/api/user/changeLanguage', { token, body: { language: 'Japanese' } })).data.languageCode,
+    ).toBe('jp');
     expect((await t.call('POST', '/api/user/changeLanguage', { token, body: {} })).data.language).toBe('Chinese');
     const bad = await t.call('POST', '/api/user/changeLanguage', { token, body: { language: 'Esperanto' } });
     expect(bad.status).toBe(400);
@@ -64,30 +74,55 @@ describe('the current user', () => {
   it('tells whether the user is a veteran', async () => {
     const res = await t.call('GET', '/api/user/checkVeteranUser', { token });
     expect(res.data).toEqual({ veteran: false, registeredDays: 0 });
-    const user = await t.running.infra.db.selectFrom('users').select('id').where('account', '=', 'myself').executeTakeFirstOrThrow();
+    const user = await t.running.infra.db
+      .selectFrom('users')
+      .select('id')
+      .where('account', '=', 'myself')
+      .executeTakeFirstOrThrow();
     await t.running.infra.db
       .insertInto('login_events')
-      .values({ user_id: user.id, account: 'myself', ip: null, success: true, reason: null, created_at: new Date(Date.now() - 3 * 86_400_000) })
+      .values({
+        user_id: user.id,
+        account: 'myself',
+        ip: null,
+        success: true,
+        reason: null,
+        created_at: new Date(Date.now() - 3 * 86_400_000),
+      })
       .execute();
     expect((await t.call('GET', '/api/user/checkVeteranUser', { token })).data.veteran).toBe(true);
   });
 
   it('changes the password with the current one and signs out the other sessions only', async () => {
-    const other = (await t.call('POST', '/api/auth/login', { body: { account: 'myself', password: STRONG_PASSWORD } })).data.token;
-    const wrong = await t.call('POST', '/api/user/changePassword', { token, body: { oldPassword: 'Nope2026pass', password: 'Better2026pass' } });
+    const other = (await t.call('POST', '/api/auth/login', { body: { account: 'myself', password: STRONG_PASSWORD } }))
+      .data.token;
+    const wrong = await t.call('POST', '/api/user/changePassword', {
+      token,
+      body: { oldPassword: 'Nope2026pass', password: 'Better2026pass' },
+    });
     expect(wrong.data.key).toBe('wrongPassword');
-    const weak = await t.call('POST', '/api/user/changePassword', { token, body: { oldPassword: STRONG_PASSWORD, password: 'weakweak' } });
+    const weak = await t.call('POST', '/api/user/changePassword', {
+      token,
+      body: { oldPassword: STRONG_PASSWORD, password: 'weakweak' },
+    });
     expect(weak.data.key).toBe('weakPassword');
 
-    const ok = await t.call('POST', '/api/user/changePassword', { token, body: { oldPassword: STRONG_PASSWORD, password: 'Better2026pass' } });
+    const ok = await t.call('POST', '/api/user/changePassword', {
+      token,
+      body: { oldPassword: STRONG_PASSWORD, password: 'Better2026pass' },
+    });
     expect(ok.code).toBe(0);
     expect((await t.call('GET', '/api/user/getUserinfo', { token })).status).toBe(200);
     expect((await t.call('GET', '/api/user/getUserinfo', { token: other })).status).toBe(401);
-    expect((await t.call('POST', '/api/auth/login', { body: { account: 'myself', password: 'Better2026pass' } })).code).toBe(0);
+    expect(
+      (await t.call('POST', '/api/auth/login', { body: { account: 'myself', password: 'Better2026pass' } })).code,
+    ).toBe(0);
   });
 
   it('revokes the token at logout', async () => {
-    const session = (await t.call('POST', '/api/auth/login', { body: { account: 'myself', password: 'Better2026pass' } })).data.token;
+    const session = (
+      await t.call('POST', '/api/auth/login', { body: { account: 'myself', password: 'Better2026pass' } })
+    ).data.token;
     expect((await t.call('POST', '/api/user/logout', { token: session })).code).toBe(0);
     expect((await t.call('GET', '/api/user/getUserinfo', { token: session })).status).toBe(401);
     expect((await t.call('POST', '/api/user/logout', { token: session })).status).toBe(401);

@@ -1,0 +1,10 @@
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { UploadService } from './upload.service.ts';
+
+/** The upload pipeline's stages as durable jobs (see UploadService.runStage). */
+export function registerBookJobs(queue: JobQueue, uploads: UploadService): void {
+  queue.handle('book.parse', (job, meta) => uploads.runStage('parsingFile', job.requestId, meta));
+  queue.handle('book.detectLanguage', (job, meta) => uploads.runStage('detectingLanguage', job.requestId, meta));
+  queue.handle('book.translateTitle', (job, meta) => uploads.runStage('translatingTitle', job.requestId, meta));
+  queue.handle('book.save', (job, meta) => uploads.runStage('saving', job.requestId, meta));
+}

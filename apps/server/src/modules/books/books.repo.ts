@@ -1,0 +1,336 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import type {
+  BookBlocksTable,
+  BookChaptersTable,
+  BookImagesTable,
+  BookRow,
+  BooksTable,
+  FileRow,
+  UploadRequestRow,
+  UploadRequestsTable,
+  UserBookRow,
+  UserBooksTable,
+} from '../../db/schema.ts';
+import type { Insertable, Updateable } from 'kysely';
+
+/** A book as a user sees it: the public book joined with the user's copy when there is one. */
+export interface BookView {
+  book: BookRow;
+  copy: UserBookRow | undefined;
+}
+
+export interface ListQuery {
+  keyword?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/** The only place with SQL about files, books, personal libraries and upload requests. */
+export class BooksRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  // ---------- files and upload counts ----------
+
+  findFileBySha(sha256: string): Promise<FileRow | undefined> {
+    return this.db.selectFrom('files').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+  }
+
+  findFile(id: string): Promise<FileRow | undefined> {
+    return this.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Inserts a file row; when the same content raced in meanwhile, returns the existing row. */
+  async insertFile(file: Omit<FileRow, 'created_at'>): Promise<FileRow> {
+    const inserted = await this.db
+      .insertInto('files')
+      .values(file)
+      .onConflict((oc) => oc.column('sha256').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    return inserted ?? (await this.findFileBySha(file.sha256))!;
+  }
+
+  async recordUpload(ip: string, userId: number, fileId: string): Promise<void> {
+    await this.db.insertInto('upload_events').values({ ip, user_id: userId, file_id: fileId }).execute();
+  }
+
+  /** Uploads from one IP address today and this calendar month (server time zone). */
+  async uploadCounts(ip: string): Promise<{ today: number; thisMonth: number }> {
+    const row = await this.db
+      .selectFrom('upload_events')
+      .select([
+        sql<string>`count(*) FILTER (WHERE created_at >= date_trunc('day', now()))`.as('today'),
+        sql<string>`count(*)`.as('month'),
+      ])
+      .where('ip', '=', ip)
+      .where('created_at', '>=', sql<Date>`date_trunc('month', now())`)
+      .executeTakeFirstOrThrow();
+    return { today: Number(row.today), thisMonth: Number(row.month) };
+  }
+
+  // ---------- upload requests ----------
+
+  async createRequest(request: Insertable<UploadRequestsTable>): Promise<UploadRequestRow> {
+    return this.db.insertInto('upload_requests').values(request).returningAll().executeTakeFirstOrThrow();
+  }
+
+  findRequest(id: string): Promise<UploadRequestRow | undefined> {
+    return this.db.selectFrom('upload_requests').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async updateRequest(id: string, patch: Updateable<UploadRequestsTable>): Promise<UploadRequestRow> {
+    return this.db
+      .updateTable('upload_requests')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Moves a request into `stage` (running) only if it is still where the caller saw it; two pollers
+   * starting the same stage at once get one winner.
+   */
+  async startStage(id: string, fromStage: string, fromStatus: string, stage: string): Promise<UploadRequestRow | undefined> {
+    return this.db
+      .updateTable('upload_requests')
+      .set({ stage, status: 'running', progress: 0, error_key: null, error_detail: null, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('stage', '=', fromStage)
+      .where('status', '=', fromStatus as 'running' | 'done' | 'failed')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async mergeResults(id: string, results: Record<string, unknown>): Promise<void> {
+    await sql`UPDATE upload_requests SET results = results || ${JSON.stringify(results)}::jsonb, updated_at = now() WHERE id = ${id}`.execute(this.db);
+  }
+
+  // ---------- books and their content ----------
+
+  findBookByCode(code: string): Promise<BookRow | undefined> {
+    return this.db.selectFrom('books').selectAll().where('code', '=', code).executeTakeFirst();
+  }
+
+  findBookById(id: number): Promise<BookRow | undefined> {
+    return this.db.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async codeTaken(code: string): Promise<boolean> {
+    return (await this.db.selectFrom('books').select('id').where('code', '=', code).executeTakeFirst()) !== undefined;
+  }
+
+  insertBook(book: Insertable<BooksTable>): Promise<BookRow> {
+    return this.db.insertInto('books').values(book).returningAll().executeTakeFirstOrThrow();
+  }
+
+  updateBook(id: number, patch: Updateable<BooksTable>): Promise<BookRow> {
+    return this.db.updateTable('books').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async deleteBook(id: number): Promise<void> {
+    await this.db.deleteFrom('books').where('id', '=', id).execute();
+  }
+
+  /** Replaces a book's chapters, blocks and images in one transaction (parsing is retried safely). */
+  async replaceContent(
+    bookId: number,
+    content: {
+      chapters: Insertable<BookChaptersTable>[];
+      blocks: Insertable<BookBlocksTable>[];
+      images: Insertable<BookImagesTable>[];
+      stats: { chapter_count: number; block_count: number; char_count: number; page_count: number; source_pages: number | null };
+    },
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('book_blocks').where('book_id', '=', bookId).execute();
+      await trx.deleteFrom('book_chapters').where('book_id', '=', bookId).execute();
+      await trx.deleteFrom('book_images').where('book_id', '=', bookId).execute();
+      // Batches keep each statement under PostgreSQL's 65,535 parameter limit.
+      for (let i = 0; i < content.chapters.length; i += 1000) {
+        await trx.insertInto('book_chapters').values(content.chapters.slice(i, i + 1000)).execute();
+      }
+      for (let i = 0; i < content.blocks.length; i += 2000) {
+        await trx.insertInto('book_blocks').values(content.blocks.slice(i, i + 2000)).execute();
+      }
+      for (let i = 0; i < content.images.length; i += 1000) {
+        await trx.insertInto('book_images').values(content.images.slice(i, i + 1000)).execute();
+      }
+      await trx.updateTable('books').set({ ...content.stats, updated_at: new Date() }).where('id', '=', bookId).execute();
+    });
+  }
+
+  chapters(bookId: number): Promise<Selectable<BookChaptersTable>[]> {
+    return this.db.selectFrom('book_chapters').selectAll().where('book_id', '=', bookId).orderBy('idx').execute();
+  }
+
+  /** Evenly spread blocks of body text, for language detection. */
+  async sampleText(bookId: number, samples = 24): Promise<string[]> {
+    const rows = await sql<{ text: string }>`
+      SELECT text FROM (
+        SELECT text, ntile(${samples}) OVER (ORDER BY seq) AS bucket,
+               row_number() OVER (PARTITION BY ntile(${samples}) OVER (ORDER BY seq) ORDER BY length(text) DESC) AS rank
+        FROM book_blocks WHERE book_id = ${bookId} AND type IN ('paragraph', 'quote', 'listItem') AND length(text) >= 20
+      ) t WHERE rank = 1`.execute(this.db);
+    return rows.rows.map((r) => r.text.slice(0, 600));
+  }
+
+  findImage(bookId: number, imageId: string): Promise<Selectable<BookImagesTable> | undefined> {
+    return this.db.selectFrom('book_images').selectAll().where('book_id', '=', bookId).where('image_id', '=', imageId).executeTakeFirst();
+  }
+
+  // ---------- personal libraries ----------
+
+  findCopy(userId: number, bookId: number): Promise<UserBookRow | undefined> {
+    return this.db.selectFrom('user_books').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).executeTakeFirst();
+  }
+
+  /** Adds a book to a user's library (no-op when it is already there) and counts the reader. */
+  async addCopy(copy: Insertable<UserBooksTable>): Promise<UserBookRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('user_books')
+        .values(copy)
+        .onConflict((oc) => oc.columns(['user_id', 'book_id']).doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted) {
+        await trx.updateTable('books').set((eb) => ({ readers_count: eb('readers_count', '+', 1) })).where('id', '=', copy.book_id).execute();
+        return inserted;
+      }
+      return trx.selectFrom('user_books').selectAll().where('user_id', '=', copy.user_id).where('book_id', '=', copy.book_id).executeTakeFirstOrThrow();
+    });
+  }
+
+  updateCopy(id: number, patch: Updateable<UserBooksTable>): Promise<UserBookRow> {
+    return this.db.updateTable('user_books').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async deleteCopy(copy: UserBookRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('user_books').where('id', '=', copy.id).execute();
+      await trx.updateTable('books').set((eb) => ({ readers_count: sql`greatest(${eb.ref('readers_count')} - 1, 0)` })).where('id', '=', copy.book_id).execute();
+    });
+  }
+
+  async copiesCount(bookId: number): Promise<number> {
+    const row = await this.db.selectFrom('user_books').select(sql<string>`count(*)`.as('n')).where('book_id', '=', bookId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The user's library, newest first unless sorted otherwise. */
+  async listCopies(userId: number, query: ListQuery & { sort: string }): Promise<{ rows: BookView[]; total: number }> {
+    let base = this.db
+      .selectFrom('user_books as ub')
+      .innerJoin('books as b', 'b.id', 'ub.book_id')
+      .where('ub.user_id', '=', userId)
+      .where('b.status', '=', 'ready');
+    if (query.keyword) {
+      const pattern = `%${escapeLike(query.keyword.toLowerCase())}%`;
+      base = base.where((eb) => eb.or([eb(sql`lower(ub.title)`, 'like', pattern), eb(sql`lower(ub.author)`, 'like', pattern)]));
+    }
+    const order =
+      query.sort === 'title'
+        ? sql`ub.title ASC`
+        : query.sort === 'updated'
+          ? sql`ub.updated_at DESC`
+          : sql`coalesce(ub.last_read_at, ub.added_at) DESC`;
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll('b')
+        .select([
+          'ub.id as copy_id',
+          'ub.title as copy_title',
+          'ub.author as copy_author',
+          'ub.description as copy_description',
+          'ub.category as copy_category',
+          'ub.cover_key as copy_cover_key',
+          'ub.read_language as copy_read_language',
+          'ub.source as copy_source',
+          'ub.added_at as copy_added_at',
+          'ub.updated_at as copy_updated_at',
+          'ub.last_read_at as copy_last_read_at',
+        ])
+        .orderBy(order)
+        .orderBy('ub.id', 'desc')
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
+      base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      total: Number(count.n),
+      rows: rows.map((r) => {
+        const { copy_id, copy_title, copy_author, copy_description, copy_category, copy_cover_key, copy_read_language, copy_source, copy_added_at, copy_updated_at, copy_last_read_at, ...book } = r;
+        return {
+          book: book as BookRow,
+          copy: {
+            id: copy_id,
+            user_id: userId,
+            book_id: book.id,
+            title: copy_title,
+            author: copy_author,
+            description: copy_description,
+            category: copy_category,
+            cover_key: copy_cover_key,
+            read_language: copy_read_language,
+            source: copy_source,
+            added_at: copy_added_at,
+            updated_at: copy_updated_at,
+            last_read_at: copy_last_read_at,
+          },
+        };
+      }),
+    };
+  }
+
+  /**
+   * The public library. New: newest first. Popular: most readers (people who have it in their
+   * library), then newest. Recommended: books picked by admins first, then well-described popular ones.
+   */
+  async listPublic(section: string, query: ListQuery, sort: string): Promise<{ rows: BookRow[]; total: number }> {
+    let base = this.db.selectFrom('books').where('visibility', '=', 1).where('status', '=', 'ready').where('public_deleted', '=', false);
+    if (query.keyword) {
+      const pattern = `%${escapeLike(query.keyword.toLowerCase())}%`;
+      base = base.where((eb) => eb.or([eb(sql`lower(title)`, 'like', pattern), eb(sql`lower(author)`, 'like', pattern)]));
+    }
+    if (section === 'recommended') {
+      base = base.where((eb) => eb.or([eb('recommended', '=', true), eb.and([eb('readers_count', '>=', 2), eb(sql`length(description)`, '>=', 20)])]));
+    }
+    let ordered = base.selectAll();
+    if (sort === 'title') ordered = ordered.orderBy('title');
+    else if (sort === 'updated') ordered = ordered.orderBy('updated_at', 'desc');
+    else if (section === 'popular') ordered = ordered.orderBy('readers_count', 'desc').orderBy('created_at', 'desc');
+    else if (section === 'recommended') ordered = ordered.orderBy('recommended', 'desc').orderBy('readers_count', 'desc').orderBy('created_at', 'desc');
+    else ordered = ordered.orderBy('created_at', 'desc');
+    const [rows, count] = await Promise.all([
+      ordered.orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+      base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** The user's copies of the given books (for the "in my library" mark on public lists). */
+  async copiesOf(userId: number, bookIds: number[]): Promise<Map<number, UserBookRow>> {
+    if (bookIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('user_books').selectAll().where('user_id', '=', userId).where('book_id', 'in', bookIds).execute();
+    return new Map(rows.map((r) => [r.book_id, r]));
+  }
+
+  /** Books the user uploaded (their own uploads, whatever the visibility). */
+  async listOwned(userId: number, query: ListQuery): Promise<{ rows: BookRow[]; total: number }> {
+    let base = this.db.selectFrom('books').where('owner_id', '=', userId).where('status', '=', 'ready');
+    if (query.keyword) base = base.where(sql`lower(title)`, 'like', `%${escapeLike(query.keyword.toLowerCase())}%`);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+      base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+}

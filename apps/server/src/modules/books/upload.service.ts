@@ -1,0 +1,445 @@
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import {
+  findLanguage,
+  STAGE_FAILURE_MESSAGES,
+  UPLOAD_STAGES,
+  type SaveNewBody,
+  type StageState,
+  type UploadCount,
+  type UploadStage,
+} from '@yidu/shared';
+import type { Config } from '../../config/env.ts';
+import type { UploadRequestRow } from '../../db/schema.ts';
+import { isParseError } from '../../engines/parsers/errors.ts';
+import { parseBook } from '../../engines/parsers/registry.ts';
+import { sniff } from '../../engines/parsers/sniff.ts';
+import type { ParsedBook } from '../../engines/parsers/types.ts';
+import type { FileStorage } from '../../engines/storage/storage.ts';
+import { AppError, fail } from '../../http/errors.ts';
+import { maxAttempts, type JobName, type JobQueue } from '../../jobs/queue.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { BooksRepo } from './books.repo.ts';
+import { newBookCode } from './book-code.ts';
+import { paginate } from './paginate.ts';
+
+/** Translates a book title; provided by the translation engine layer once it is configured. */
+export type TitleTranslator = (text: string, from: string, to: string) => Promise<string>;
+
+/** The stage each Path B call drives, the stage that must be done before it, and its job. */
+const STAGE_CALLS = {
+  parsingFile: { after: 'infoSaving', job: 'book.parse' },
+  detectingLanguage: { after: 'parsingFile', job: 'book.detectLanguage' },
+  translatingTitle: { after: 'detectingLanguage', job: 'book.translateTitle' },
+  saving: { after: 'translatingTitle', job: 'book.save' },
+} as const satisfies Partial<Record<UploadStage, { after: UploadStage; job: JobName }>>;
+export type WorkStage = keyof typeof STAGE_CALLS;
+const WORK_STAGES = Object.keys(STAGE_CALLS) as WorkStage[];
+const NEXT_STAGE: Partial<Record<WorkStage, WorkStage>> = {
+  parsingFile: 'detectingLanguage',
+  detectingLanguage: 'translatingTitle',
+  translatingTitle: 'saving',
+};
+
+const stageIndex = (stage: string) => UPLOAD_STAGES.indexOf(stage as UploadStage);
+
+/** Thrown inside a stage to fail it for good (no retry): the file itself is the problem. */
+class StageFailure extends Error {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super(message);
+    this.key = key;
+  }
+}
+
+interface Deps {
+  config: Config;
+  repo: BooksRepo;
+  storage: FileStorage;
+  queue: JobQueue;
+  logger: Logger;
+  translateTitle?: TitleTranslator | undefined;
+  /** Stores a cover image with its thumbnail and returns its key. */
+  storeCover: (data: Buffer) => Promise<string>;
+}
+
+/**
+ * The upload pipeline of SPEC §4.1. Each stage is a durable job whose state lives in
+ * `upload_requests`: a restarted worker picks the job up again (handlers are idempotent) and a
+ * stage that can no longer finish is marked failed, so a request is never stuck and Retry resumes it.
+ */
+export class UploadService {
+  private readonly d: Deps;
+  constructor(deps: Deps) {
+    this.d = deps;
+  }
+
+  // ---------- files ----------
+
+  async counts(ip: string): Promise<UploadCount> {
+    const { books, accounts } = this.d.config;
+    const counts = await this.d.repo.uploadCounts(ip);
+    return {
+      ...counts,
+      dailyLimit: books.uploadsPerDay,
+      monthlyLimit: books.uploadsPerMonth,
+      maxFileMb: Math.round(books.maxFileBytes / 1024 / 1024),
+      contactEmail: accounts.contactEmail,
+    };
+  }
+
+  /** Stores an uploaded book file once per content hash and counts the upload against the IP limits. */
+  async upload(userId: number, ip: string, file: { filename: string; data: Buffer }): Promise<{ fileId: string; format: string }> {
+    const counts = await this.counts(ip);
+    if (counts.today >= counts.dailyLimit || counts.thisMonth >= counts.monthlyLimit) {
+      throw fail('uploadLimitReached', { ...counts });
+    }
+    if (file.data.length > this.d.config.books.maxFileBytes) throw fail('fileTooLarge', { maxFileMb: counts.maxFileMb });
+    const extension = path.extname(file.filename).slice(1).toLowerCase();
+    if (!['pdf', 'txt', 'docx', 'doc', 'epub'].includes(extension)) throw fail('unsupportedFileType');
+    const sniffed = sniff(file.data);
+    if (!sniffed.ok) throw fail(sniffed.error.key === 'emptyFile' ? 'emptyFile' : 'unsupportedFileType', { detail: sniffed.error.message });
+    // The content decides; a .txt that is really an EPUB is read as an EPUB. A binary named .txt is not a text.
+    if (extension !== sniffed.format && !(extension === 'doc' && sniffed.format === 'docx')) {
+      this.d.logger.info({ extension, sniffed: sniffed.format }, 'file extension does not match its content');
+    }
+
+    const sha256 = createHash('sha256').update(file.data).digest('hex');
+    let stored = await this.d.repo.findFileBySha(sha256);
+    if (!stored) {
+      const id = `f${randomBytes(12).toString('hex')}`;
+      const storageKey = `uploads/${sha256.slice(0, 2)}/${sha256}.${sniffed.format}`;
+      await this.d.storage.put(storageKey, file.data);
+      stored = await this.d.repo.insertFile({
+        id,
+        sha256,
+        size: String(file.data.length),
+        format: sniffed.format,
+        storage_key: storageKey,
+        original_name: file.filename.slice(0, 255),
+        created_by: userId,
+      });
+    }
+    await this.d.repo.recordUpload(ip, userId, stored.id);
+    return { fileId: stored.id, format: stored.format };
+  }
+
+  // ---------- requests and stages ----------
+
+  async saveNew(userId: number, body: SaveNewBody, options: { autoChain?: boolean } = {}): Promise<{ requestId: string }> {
+    const file = await this.d.repo.findFile(body.fileId);
+    if (!file) throw fail('fileMissing');
+    const target = body.language ? findLanguage(body.language) : undefined;
+    if (body.language && !target) throw fail('noSuchLanguage');
+    const original = body.originalLanguage ? findLanguage(body.originalLanguage) : undefined;
+    if (body.originalLanguage && !original) throw fail('noSuchLanguage');
+    const request = await this.d.repo.createRequest({
+      id: `r${randomBytes(12).toString('hex')}`,
+      user_id: userId,
+      file_id: file.id,
+      book_name: body.bookName,
+      book_author: body.bookAuthor?.trim() || 'Anonymous',
+      book_describe: body.bookDescribe ?? '',
+      book_status: body.bookStatus,
+      force_ocr: body.forceOCR ?? false,
+      auto_split_footnote: body.autoSplitFootnote ?? false,
+      target_language: target?.code ?? null,
+      original_language: original?.code ?? null,
+      auto_chain: options.autoChain ?? false,
+      stage: 'infoSaving',
+      status: 'done',
+    });
+    if (options.autoChain) await this.advance(request, 'parsingFile');
+    return { requestId: request.id };
+  }
+
+  /** One Path B stage call: starts the stage when it has not started, and answers its state. */
+  async stage(userId: number, requestId: string, stage: WorkStage, params: { bookName?: string; userLanguage?: string } = {}): Promise<StageState> {
+    let request = await this.ownRequest(userId, requestId);
+    if (stageIndex(request.stage) > stageIndex(stage)) return this.stateOf(request, stage);
+    if (request.stage === stage) {
+      request = await this.checkAlive(request);
+      return this.stateOf(request, stage);
+    }
+    if (params.userLanguage) {
+      const language = findLanguage(params.userLanguage);
+      if (!language) throw fail('noSuchLanguage');
+      request = await this.d.repo.updateRequest(request.id, { target_language: language.code });
+    }
+    if (params.bookName?.trim()) request = await this.d.repo.updateRequest(request.id, { book_name: params.bookName.trim().slice(0, 300) });
+    const ready =
+      request.stage === STAGE_CALLS[stage].after &&
+      (request.status === 'done' || (stage === 'saving' && request.status === 'failed'));
+    if (!ready) throw fail('stageNotReady', { stage: request.stage, status: request.status });
+    return this.stateOf(await this.advance(request, stage), stage);
+  }
+
+  /** The state of the request's current stage (Path A polling). */
+  async status(userId: number, requestId: string): Promise<StageState> {
+    const request = await this.checkAlive(await this.ownRequest(userId, requestId));
+    return this.stateOf(request, request.stage as UploadStage);
+  }
+
+  /** Retry from the failed stage. */
+  async retry(userId: number, requestId: string): Promise<StageState> {
+    const request = await this.ownRequest(userId, requestId);
+    if (request.status !== 'failed' || !WORK_STAGES.includes(request.stage as WorkStage)) {
+      return this.stateOf(request, request.stage as UploadStage);
+    }
+    const stage = request.stage as WorkStage;
+    const started = await this.d.repo.startStage(request.id, stage, 'failed', stage);
+    if (started) await this.enqueue(started, stage);
+    return this.stateOf((await this.d.repo.findRequest(request.id))!, stage);
+  }
+
+  private async ownRequest(userId: number, requestId: string): Promise<UploadRequestRow> {
+    const request = await this.d.repo.findRequest(requestId);
+    if (!request || request.user_id !== userId) throw fail('notFound');
+    return request;
+  }
+
+  private async advance(request: UploadRequestRow, stage: WorkStage): Promise<UploadRequestRow> {
+    const started = await this.d.repo.startStage(request.id, request.stage, request.status, stage);
+    if (!started) return (await this.d.repo.findRequest(request.id))!;
+    return this.enqueue(started, stage);
+  }
+
+  private async enqueue(request: UploadRequestRow, stage: WorkStage): Promise<UploadRequestRow> {
+    const jobId = await this.d.queue.send(STAGE_CALLS[stage].job, { requestId: request.id });
+    return this.d.repo.updateRequest(request.id, { job_id: jobId });
+  }
+
+  /**
+   * A running stage whose job pg-boss gave up on (for example its worker was killed on the last
+   * attempt) is marked failed here, so that the user sees Retry instead of an endless spinner.
+   */
+  private async checkAlive(request: UploadRequestRow): Promise<UploadRequestRow> {
+    if (request.status !== 'running' || !request.job_id || !WORK_STAGES.includes(request.stage as WorkStage)) return request;
+    const state = await this.d.queue.jobState(STAGE_CALLS[request.stage as WorkStage].job, request.job_id);
+    if (state === 'failed' || state === 'cancelled' || state === undefined || state === 'completed') {
+      const fresh = (await this.d.repo.findRequest(request.id))!;
+      if (fresh.status !== 'running') return fresh;
+      // completed while still "running" means the handler saw a stale request; either way it is over.
+      return this.d.repo.updateRequest(request.id, { status: 'failed', error_key: 'internalError', error_detail: `job ${state ?? 'missing'}` });
+    }
+    return request;
+  }
+
+  private stateOf(request: UploadRequestRow, stage: UploadStage): StageState {
+    const results = request.results as Record<string, Record<string, unknown>>;
+    const current = request.stage === stage;
+    const status = current ? request.status : 'done';
+    const state: StageState = { requestId: request.id, stage, status };
+    if (current && status === 'running' && request.progress !== null) state.progress = request.progress;
+    if (status === 'failed') {
+      state.message = STAGE_FAILURE_MESSAGES[stage] ?? 'Failed';
+      if (request.error_key) state.errorKey = request.error_key;
+    }
+    if (status === 'done' && results[stage]) state.result = results[stage];
+    return state;
+  }
+
+  // ---------- stage work (run by the worker) ----------
+
+  /** Runs one stage's job: skips stale duplicates, records success or failure, chains Path A. */
+  async runStage(stage: WorkStage, requestId: string, attempt: { retryCount: number }): Promise<void> {
+    const request = await this.d.repo.findRequest(requestId);
+    if (!request || request.stage !== stage || request.status !== 'running') return;
+    try {
+      const result = await this.work(stage, request);
+      await this.d.repo.mergeResults(request.id, { [stage]: result });
+      const done = await this.d.repo.updateRequest(request.id, stage === 'saving' ? { stage: 'completed', status: 'done', progress: 1 } : { status: 'done', progress: 1 });
+      this.d.logger.info({ requestId, stage }, 'upload stage done');
+      const next = NEXT_STAGE[stage];
+      if (done.auto_chain && next) await this.advance(done, next);
+    } catch (error) {
+      const willRetry = !(error instanceof StageFailure) && attempt.retryCount + 1 < maxAttempts(STAGE_CALLS[stage].job);
+      if (willRetry) throw error; // pg-boss runs it again with backoff
+      const key = error instanceof StageFailure ? error.key : 'internalError';
+      this.d.logger.warn({ requestId, stage, key, err: error }, 'upload stage failed');
+      const failed = await this.d.repo.updateRequest(request.id, { status: 'failed', error_key: key, error_detail: String((error as Error).message).slice(0, 500) });
+      // Path A goes on without a translated title: the original title stays.
+      if (failed.auto_chain && stage === 'translatingTitle') await this.advance(failed, 'saving');
+    }
+  }
+
+  private work(stage: WorkStage, request: UploadRequestRow): Promise<Record<string, unknown>> {
+    switch (stage) {
+      case 'parsingFile':
+        return this.parse(request);
+      case 'detectingLanguage':
+        return this.detect(request);
+      case 'translatingTitle':
+        return this.translate(request);
+      case 'saving':
+        return this.save(request);
+    }
+  }
+
+  private async parse(request: UploadRequestRow): Promise<Record<string, unknown>> {
+    const file = (await this.d.repo.findFile(request.file_id))!;
+    const data = await this.d.storage.get(file.storage_key);
+    let lastWrite = 0;
+    let parsed: ParsedBook;
+    try {
+      parsed = await parseBook(data, {
+        forceOCR: request.force_ocr,
+        autoSplitFootnote: request.auto_split_footnote,
+        ocrLanguages: request.original_language ? [request.original_language] : ['en', 'zh'],
+        signal: AbortSignal.timeout(this.d.config.books.parseTimeoutSeconds * 1000),
+        onProgress: (fraction) => {
+          const now = Date.now();
+          if (now - lastWrite < 1000) return;
+          lastWrite = now;
+          void this.d.repo.updateRequest(request.id, { progress: Math.min(0.95, fraction * 0.9) }).catch(() => {});
+        },
+      });
+    } catch (error) {
+      if (isParseError(error)) {
+        throw new StageFailure(error.key === 'aborted' ? 'fileTooComplex' : error.key, error.message);
+      }
+      throw error;
+    }
+    const blockTotal = parsed.chapters.reduce((n, c) => n + c.blocks.length, 0);
+    if (blockTotal === 0) throw new StageFailure('noTextFound', 'no text blocks');
+
+    let book = request.book_id ? await this.d.repo.findBookById(request.book_id) : undefined;
+    if (!book) {
+      book = await this.d.repo.insertBook({
+        code: await newBookCode(this.d.repo),
+        file_id: file.id,
+        owner_id: request.user_id,
+        title: request.book_name,
+        author: request.book_author,
+        description: request.book_describe,
+        format: parsed.format,
+        visibility: request.book_status,
+        declared_language: parsed.metadata.language?.slice(0, 20) ?? null,
+        cover_key: null,
+        category: null,
+        original_language: null,
+        source_pages: null,
+      });
+      await this.d.repo.updateRequest(request.id, { book_id: book.id });
+    }
+
+    // Images and the cover go to storage under server-made keys; the block keeps the parser's id.
+    const images = [];
+    for (const image of parsed.images) {
+      const ext = extensionOf(image.mediaType);
+      const key = `books/${book.id}/img-${createHash('sha256').update(image.id).digest('hex').slice(0, 20)}.${ext}`;
+      await this.d.storage.put(key, image.data);
+      images.push({ book_id: book.id, image_id: image.id, storage_key: key, media_type: image.mediaType, width: image.width ?? null, height: image.height ?? null });
+    }
+    if (parsed.cover && !book.cover_key) {
+      try {
+        await this.d.repo.updateBook(book.id, { cover_key: await this.d.storeCover(parsed.cover.data) });
+      } catch (error) {
+        // A cover we cannot decode (SVG, broken JPEG) is not worth failing the book for.
+        this.d.logger.info({ requestId: request.id, err: error }, 'cover skipped');
+      }
+    }
+
+    const { pages, pageCount, chapterFirstPage } = paginate(parsed.chapters);
+    const chapters = [];
+    const blocks = [];
+    let seq = 0;
+    let characters = 0;
+    for (const [ci, chapter] of parsed.chapters.entries()) {
+      chapters.push({ book_id: book.id, idx: ci + 1, title: chapter.title.slice(0, 500), level: chapter.level ?? 1, first_page: chapterFirstPage[ci]!, first_seq: seq + 1, block_count: chapter.blocks.length });
+      for (const [bi, block] of chapter.blocks.entries()) {
+        seq += 1;
+        characters += block.text.length;
+        blocks.push({
+          book_id: book.id,
+          seq,
+          block_id: block.id,
+          chapter_idx: ci + 1,
+          page: pages[ci]![bi]!,
+          type: block.type,
+          text: block.text,
+          html: block.html ?? null,
+          level: block.level ?? null,
+          image_id: block.imageId ?? null,
+          note_label: block.noteLabel ?? null,
+          note_refs: block.noteRefs ?? null,
+          referenced_by: block.referencedBy ?? null,
+          pdf_page: block.pdfPage ?? null,
+        });
+      }
+    }
+    await this.d.repo.replaceContent(book.id, {
+      chapters,
+      blocks,
+      images,
+      stats: { chapter_count: chapters.length, block_count: blocks.length, char_count: characters, page_count: pageCount, source_pages: parsed.stats.pages ?? null },
+    });
+    return {
+      bookCode: book.code,
+      chapters: chapters.length,
+      blocks: blocks.length,
+      characters,
+      pages: pageCount,
+      images: images.length,
+      metadataTitle: parsed.metadata.title ?? null,
+      metadataAuthor: parsed.metadata.author ?? null,
+      ocrPages: parsed.stats.ocrPages ?? 0,
+    };
+  }
+
+  private async detect(request: UploadRequestRow): Promise<Record<string, unknown>> {
+    const book = (await this.d.repo.findBookById(request.book_id!))!;
+    let language = request.original_language;
+    let source = 'user';
+    let confidence = 1;
+    if (!language) {
+      const { detectLanguage } = await import('../../engines/language/detect.ts');
+      const detected = detectLanguage(await this.d.repo.sampleText(book.id));
+      language = detected.language;
+      confidence = detected.confidence;
+      source = 'detected';
+    }
+    await this.d.repo.updateBook(book.id, { original_language: language });
+    await this.d.repo.updateRequest(request.id, { original_language: language });
+    return { language, confidence, source };
+  }
+
+  private async translate(request: UploadRequestRow): Promise<Record<string, unknown>> {
+    const from = request.original_language ?? 'en';
+    const to = request.target_language ?? 'zh';
+    if (from === to) return { translatedName: request.book_name, from, to };
+    if (!this.d.translateTitle) throw new StageFailure('translationUnavailable', 'no translation engine is configured');
+    try {
+      return { translatedName: await this.d.translateTitle(request.book_name, from, to), from, to };
+    } catch (error) {
+      if (error instanceof AppError) throw new StageFailure(error.key, error.message);
+      throw error;
+    }
+  }
+
+  private async save(request: UploadRequestRow): Promise<Record<string, unknown>> {
+    const book = (await this.d.repo.findBookById(request.book_id!))!;
+    const saved = await this.d.repo.updateBook(book.id, {
+      title: request.book_name,
+      author: request.book_author,
+      description: request.book_describe,
+      visibility: request.book_status,
+      status: 'ready',
+    });
+    await this.d.repo.addCopy({
+      user_id: request.user_id,
+      book_id: saved.id,
+      title: saved.title,
+      author: saved.author,
+      description: saved.description,
+      read_language: request.target_language,
+      source: 'upload',
+    });
+    return { bookCode: saved.code };
+  }
+}
+
+function extensionOf(mediaType: string): string {
+  const known: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg', 'image/bmp': 'bmp' };
+  return known[mediaType.toLowerCase()] ?? 'bin';
+}
