@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
 import { mediaRoutes } from './modules/books/media.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { pointsRoutes } from './modules/points/points.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
 
@@ -97,6 +98,7 @@ export async function buildApp(infra: Infrastructure, services: Services): Promi
       await api.register(usersRoutes, { services, guards });
       await api.register(adminRoutes, { services, guards });
       await api.register(booksRoutes, { services, guards });
+      await api.register(pointsRoutes, { db: infra.db, guards });
       await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
     },
     { prefix: '/api' },

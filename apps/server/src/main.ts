@@ -15,7 +15,9 @@ function parseRole(argv: string[]): Role {
   return arg as Role;
 }
 
-const version = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }
+).version;
 const loaded = loadConfig(process.env, parseRole(process.argv.slice(2)), version);
 if (!loaded.ok) {
   console.error('Yidu cannot start: the configuration has problems.');

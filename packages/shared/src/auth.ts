@@ -138,3 +138,36 @@ export const PublicConfig = z.object({
   version: z.string(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;
+
+/** One row of the points history (SPEC §3.11). */
+export const PointsRecord = z.object({
+  id: z.number(),
+  type: z.enum(['income', 'expenditure']),
+  /** Points changed (always positive; the type gives the direction). */
+  points: z.number(),
+  pointsBefore: z.number(),
+  pointsAfter: z.number(),
+  /** A reason key (signupBonus, adminGrant, translation, explanation, ...); the web app translates it. */
+  reason: z.string(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.string(),
+});
+export type PointsRecord = z.infer<typeof PointsRecord>;
+
+export const PointsRecordQuery = z.object({
+  type: z.enum(['income', 'expenditure']).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const PointsRecordPage = z.object({
+  items: z.array(PointsRecord),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  balance: z.number(),
+  /** Totals of the 30-day window. */
+  income: z.number(),
+  expenditure: z.number(),
+});
+export type PointsRecordPage = z.infer<typeof PointsRecordPage>;

@@ -39,3 +39,43 @@ export class PointsRepo {
     return after;
   }
 }
+
+export interface LedgerRow {
+  id: string;
+  type: 'income' | 'expenditure';
+  points: string;
+  balance_before: string;
+  reason: string;
+  detail: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+/** The last `days` days of a user's ledger, newest first, with the window's totals. */
+export async function recentLedger(
+  db: Db,
+  userId: number,
+  options: { days: number; type?: 'income' | 'expenditure' | undefined; limit: number; offset: number },
+): Promise<{ rows: LedgerRow[]; total: number; income: number; expenditure: number }> {
+  let base = db
+    .selectFrom('points_ledger')
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', sql<Date>`now() - make_interval(days => ${options.days})`);
+  const totals = await base
+    .select([
+      sql<string>`coalesce(sum(points) FILTER (WHERE type = 'income'), 0)`.as('income'),
+      sql<string>`coalesce(sum(points) FILTER (WHERE type = 'expenditure'), 0)`.as('expenditure'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (options.type) base = base.where('type', '=', options.type);
+  const [rows, count] = await Promise.all([
+    base
+      .select(['id', 'type', 'points', 'balance_before', 'reason', 'detail', 'created_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
+    base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n), income: Number(totals.income), expenditure: Number(totals.expenditure) };
+}
