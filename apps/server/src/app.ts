@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -114,7 +114,8 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
+      // wildcard: files are looked up per request, so a rebuilt dist is served without a restart.
+      wildcard: true,
       index: false,
       setHeaders: (res, filePath) => {
         // Vite puts content hashes in asset names: they never change, so browsers may keep them.
@@ -123,6 +124,9 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
       },
     });
   }
+  // index.html must be revalidated so that a new deployment is picked up at once.
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+  if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;
     if (url === '/api' || url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -134,7 +138,6 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
         .send('The Yidu web app is not built yet. Run `npm run build` (or `npm start`, which builds it) and reload.');
     }
     if (path.extname(url)) return reply.status(404).type('text/plain').send('Not found');
-    // index.html must be revalidated so that a new deployment is picked up at once.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    return sendIndex(reply);
   });
 }

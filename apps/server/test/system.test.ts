@@ -127,6 +127,9 @@ describe('HTTP surface', () => {
     const asset = await t.app.inject({ url: '/assets/app-abc123.js' });
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await t.app.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
+    // A rebuild while the server runs: new asset files are served at once.
+    await writeFile(path.join(webDir, 'assets', 'app-def456.js'), 'console.log(2)');
+    expect((await t.app.inject({ url: '/assets/app-def456.js' })).statusCode).toBe(200);
   });
 
   it('answers unknown API paths with the envelope', async () => {

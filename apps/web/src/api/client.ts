@@ -1,0 +1,162 @@
+import { ERRORS, type ErrorData } from '@yidu/shared/errors';
+import type { Envelope } from '@yidu/shared/envelope';
+import i18n from '../i18n/index.ts';
+import { useAuth } from '../stores/auth.ts';
+
+export const API_BASE = '/api';
+/** SPEC §7.1 */
+export const API_TIMEOUT_MS = 300_000;
+
+/** Keys the client itself gives to failures that never reached a server answer. */
+export type ClientErrorKey = 'network' | 'timeout' | 'unknown';
+
+/** A failed call: HTTP status (0 when no answer), envelope code, error key and the server's details. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: number;
+  readonly key: string;
+  readonly data: Partial<ErrorData> | null;
+
+  constructor(init: { status: number; code: number; key: string; message: string; data?: Partial<ErrorData> | null }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.key = init.key;
+    this.data = init.data ?? null;
+  }
+
+  /** Seconds to wait, when the server said so (cooldowns, rate limits). */
+  get retryAfter(): number | undefined {
+    const value = this.data?.retryAfter;
+    return typeof value === 'number' && value > 0 ? value : undefined;
+  }
+}
+
+let onUnauthorized: () => void = () => {
+  if (typeof window !== 'undefined' && window.location.pathname !== '/login') window.location.assign('/login');
+};
+
+/** The router installs a handler that navigates to /login without a full page load. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** false for calls where 401 means "wrong credentials", not "session gone" (login). */
+  authRedirect?: boolean;
+  /** 'blob' passes binary answers through unchanged (SPEC §7.1). */
+  responseType?: 'json' | 'blob';
+  timeoutMs?: number;
+}
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  const url = `${API_BASE}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search ? `${url}?${search}` : url;
+}
+
+function isEnvelope(value: unknown): value is Envelope<unknown> & { message?: string } {
+  return typeof value === 'object' && value !== null && 'code' in value && typeof value.code === 'number';
+}
+
+/** One fetch wrapper for every call: base path, Bearer token, time-out, envelope, errors (SPEC §7.1, §8.1). */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', query, body, authRedirect = true, responseType = 'json' } = options;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs ?? API_TIMEOUT_MS);
+  const abortFromCaller = () => controller.abort();
+  options.signal?.addEventListener('abort', abortFromCaller);
+
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = useAuth.getState().token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), { method, headers, body: payload, signal: controller.signal });
+  } catch (error) {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', abortFromCaller);
+    if (options.signal?.aborted) throw error;
+    const key: ClientErrorKey = timedOut ? 'timeout' : 'network';
+    throw new ApiError({ status: 0, code: -1, key, message: i18n.t(`errors.${key}`) });
+  }
+  clearTimeout(timer);
+  options.signal?.removeEventListener('abort', abortFromCaller);
+
+  if (response.status === 401 && authRedirect) {
+    useAuth.getState().clear();
+    onUnauthorized();
+  }
+
+  if (responseType === 'blob' && response.ok) return (await response.blob()) as T;
+
+  let json: unknown = undefined;
+  try {
+    json = await response.json();
+  } catch {
+    json = undefined;
+  }
+
+  if (isEnvelope(json)) {
+    if (json.code === 0 && response.ok) return json.data as T;
+    const data = (typeof json.data === 'object' && json.data !== null ? json.data : null) as Partial<ErrorData> | null;
+    throw new ApiError({
+      status: response.status,
+      code: json.code,
+      key: typeof data?.key === 'string' ? data.key : statusKey(response.status),
+      message: json.msg || json.message || response.statusText || i18n.t('errors.unknown'),
+      data,
+    });
+  }
+  if (response.ok) return json as T;
+  throw new ApiError({
+    status: response.status,
+    code: -1,
+    key: statusKey(response.status),
+    message: response.statusText || i18n.t('errors.unknown'),
+  });
+}
+
+/** A key for answers without one, from the HTTP status. */
+function statusKey(status: number): string {
+  const match = Object.entries(ERRORS).find(([key, value]) => value.status === status && isGenericKey(key));
+  return match ? match[0] : 'unknown';
+}
+
+const GENERIC_KEYS = new Set([
+  'badRequest',
+  'unauthorized',
+  'insufficientPermissions',
+  'notFound',
+  'tooManyRequests',
+  'internalError',
+]);
+const isGenericKey = (key: string) => GENERIC_KEYS.has(key);
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'POST', body }),
+};

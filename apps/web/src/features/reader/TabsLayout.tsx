@@ -1,0 +1,67 @@
+import { Suspense } from 'react';
+import { Link, Outlet, useNavigate } from 'react-router';
+import { Button, Tabs } from 'antd';
+import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { NEW_TAB, useTabs } from '../../stores/tabs.ts';
+import { useAuth } from '../../stores/auth.ts';
+import { useUiLanguage } from '../../i18n/index.ts';
+import { findLanguage } from '@yidu/shared/languages';
+import { LanguageSwitcher } from '../../shell/LanguageSwitcher.tsx';
+import { PageFallback } from '../../shell/PageFallback.tsx';
+import { UserInfoPopover } from '../account/UserInfoPopover.tsx';
+
+/** The reader shell (SPEC §2.3): the permanent New Tab plus one tab per open book. */
+export default function TabsLayout() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { tabs, activeId, remove } = useTabs();
+  const userLanguage = useAuth((s) => s.user?.languageCode);
+  const uiLanguage = useUiLanguage((s) => s.language);
+  const targetLanguage = userLanguage ?? findLanguage(uiLanguage)?.code ?? uiLanguage;
+
+  const go = (id: string) => {
+    const tab = tabs.find((x) => x.id === id);
+    if (!tab || tab.kind === 'newtab') void navigate('/tabs/new');
+    else void navigate(`/tabs/read/${encodeURIComponent(tab.book.bookCode)}/${tab.book.language ?? targetLanguage}`);
+  };
+
+  return (
+    <div className="yd-tabs-shell">
+      <div className="yd-tabs-bar">
+        <Link to="/books/user" aria-label={t('tabs.backToLibrary')} title={t('tabs.backToLibrary')}>
+          <Button type="text" icon={<ArrowLeftOutlined />} />
+        </Link>
+        <Tabs
+          className="yd-tabs"
+          type="editable-card"
+          size="small"
+          activeKey={activeId}
+          onChange={go}
+          hideAdd
+          onEdit={(key, action) => {
+            if (action === 'remove' && typeof key === 'string') {
+              const wasActive = key === activeId;
+              remove(key);
+              if (wasActive) go(useTabs.getState().activeId);
+            }
+          }}
+          items={tabs.map((tab) =>
+            tab.kind === 'newtab'
+              ? { key: NEW_TAB.id, label: t('tabs.newTab'), closable: false, icon: <PlusOutlined /> }
+              : { key: tab.id, label: tab.book.name, closable: true },
+          )}
+        />
+        <div className="yd-tabs-right">
+          <LanguageSwitcher compact />
+          <UserInfoPopover compact />
+        </div>
+      </div>
+      <main className="yd-tabs-content">
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+import { Suspense, useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { Button, Drawer, Grid, Layout, Menu, type MenuProps } from 'antd';
+import {
+  BarChartOutlined,
+  BookOutlined,
+  CloudUploadOutlined,
+  GiftOutlined,
+  MenuOutlined,
+  MessageOutlined,
+  ReadOutlined,
+  SettingOutlined,
+  ToolOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { isAdmin, useAuth } from '../stores/auth.ts';
+import { Logo } from './Logo.tsx';
+import { LanguageSwitcher } from './LanguageSwitcher.tsx';
+import { PageFallback } from './PageFallback.tsx';
+import { UserInfoPopover } from '../features/account/UserInfoPopover.tsx';
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+/** Nav entries, longest paths matched first for the selected state. */
+const NAV_PATHS = [
+  '/books/all',
+  '/books/user',
+  '/book/upload',
+  '/tabs/new',
+  '/integral',
+  '/bug',
+  '/admin/statistics',
+  '/admin-error-book',
+  '/admin22/tongji',
+  '/admin/test',
+];
+
+function useNavItems(): MenuItem[] {
+  const { t } = useTranslation();
+  const user = useAuth((s) => s.user);
+  const items: MenuItem[] = [
+    { key: '/books/all', icon: <BookOutlined />, label: <Link to="/books/all">{t('nav.publicLibrary')}</Link> },
+    { key: '/books/user', icon: <ReadOutlined />, label: <Link to="/books/user">{t('nav.myLibrary')}</Link> },
+    { key: '/book/upload', icon: <CloudUploadOutlined />, label: <Link to="/book/upload">{t('nav.upload')}</Link> },
+    { key: '/integral', icon: <GiftOutlined />, label: <Link to="/integral">{t('nav.points')}</Link> },
+    { key: '/bug', icon: <MessageOutlined />, label: <Link to="/bug">{t('nav.feedback')}</Link> },
+  ];
+  if (isAdmin(user)) {
+    items.push({
+      key: 'admin',
+      icon: <SettingOutlined />,
+      label: t('nav.admin'),
+      children: [
+        {
+          key: '/admin/statistics',
+          icon: <BarChartOutlined />,
+          label: <Link to="/admin/statistics">{t('nav.statistics')}</Link>,
+        },
+        {
+          key: '/admin-error-book',
+          icon: <WarningOutlined />,
+          label: <Link to="/admin-error-book">{t('nav.errorBooks')}</Link>,
+        },
+        {
+          key: '/admin22/tongji',
+          icon: <BarChartOutlined />,
+          label: <Link to="/admin22/tongji">{t('nav.tongji')}</Link>,
+        },
+        { key: '/admin/test', icon: <ToolOutlined />, label: <Link to="/admin/test">{t('nav.test')}</Link> },
+      ],
+    });
+  }
+  return items;
+}
+
+/** The frame of the signed-in pages: top bar (logo, nav, language, user) and the page below. */
+export function DefaultLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const screens = Grid.useBreakpoint();
+  const compact = screens.lg === false;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const token = useAuth((s) => s.token);
+  const items = useNavItems();
+  const selected = NAV_PATHS.filter((p) => location.pathname.startsWith(p));
+
+  return (
+    <Layout className="yd-app">
+      <Layout.Header className="yd-header">
+        {compact && (
+          <Button
+            type="text"
+            icon={<MenuOutlined />}
+            aria-label={t('nav.menu')}
+            onClick={() => setDrawerOpen(true)}
+            className="yd-header-menu-button"
+          />
+        )}
+        <Logo to={token ? '/books/all' : '/'} />
+        {!compact && (
+          <Menu
+            className="yd-header-nav"
+            mode="horizontal"
+            items={items}
+            selectedKeys={selected}
+            disabledOverflow={false}
+          />
+        )}
+        <div className="yd-header-right">
+          <LanguageSwitcher compact={compact} />
+          {token ? (
+            <UserInfoPopover compact={screens.sm === false} />
+          ) : (
+            <Link to="/login">
+              <Button type="primary">{t('nav.login')}</Button>
+            </Link>
+          )}
+        </div>
+      </Layout.Header>
+      {compact && (
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          size={280}
+          title={<Logo to={token ? '/books/all' : '/'} />}
+          styles={{ body: { padding: 8 } }}
+        >
+          <Menu
+            mode="inline"
+            items={items}
+            selectedKeys={selected}
+            defaultOpenKeys={['admin']}
+            onClick={() => setDrawerOpen(false)}
+            style={{ borderInlineEnd: 'none' }}
+          />
+        </Drawer>
+      )}
+      <Layout.Content className="yd-content">
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </Layout.Content>
+    </Layout>
+  );
+}
