@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { buildTranslationMessages, parseSegments, relevantTerms } from './llm-segments.ts';
+
+describe('LLM segment format', () => {
+  it('numbers segments and names the languages', () => {
+    const [system, user] = buildTranslationMessages(['Hello.', 'Bye <em>now</em>.'], 'en', 'zh');
+    expect(system?.content).toContain('from English into Simplified Chinese.');
+    expect(user?.content).toBe('[[1]] Hello.\n[[2]] Bye <em>now</em>.');
+    const [auto] = buildTranslationMessages(['x'], 'auto', 'jp');
+    expect(auto?.content).toContain('Translate each segment into Japanese.');
+  });
+
+  it('puts only the glossary terms that occur in the batch into the prompt', () => {
+    const glossary = [
+      { source: 'Frodo', target: '弗罗多' },
+      { source: 'Gandalf', target: '甘道夫' },
+      { source: 'the Shire', target: '夏尔' },
+    ];
+    expect(relevantTerms(glossary, ['Frodo left THE SHIRE.'])).toEqual([glossary[0], glossary[2]]);
+    const [system] = buildTranslationMessages(['Frodo walked.'], 'en', 'zh', glossary);
+    expect(system?.content).toContain('Terms: Frodo = 弗罗多');
+    expect(system?.content).not.toContain('Gandalf');
+    const [plain] = buildTranslationMessages(['Nobody.'], 'en', 'zh', glossary);
+    expect(plain?.content).not.toContain('Terms');
+  });
+
+  it('parses well-formed answers, tolerating chatter, fences, spacing and multi-line segments', () => {
+    expect(parseSegments('[[1]] 你好。\n[[2]] 再见。', 2)).toEqual(['你好。', '再见。']);
+    expect(parseSegments('Here you go:\n```\n[[1]] a\n[[ 2 ]]b\nstill b\n```', 2)).toEqual(['a', 'b\nstill b']);
+    expect(parseSegments('[[2]] b [[1]] a', 2)).toEqual(['a', 'b']);
+    expect(parseSegments('just the translation', 1)).toEqual(['just the translation']);
+    expect(parseSegments('[[1]] <em>x</em> [1]', 1)).toEqual(['<em>x</em> [1]']);
+  });
+
+  it('rejects answers with dropped, merged, repeated or stray markers', () => {
+    expect(parseSegments('[[1]] a\n[[3]] c', 3)).toBeUndefined();
+    expect(parseSegments('[[1]] a and b', 2)).toBeUndefined();
+    expect(parseSegments('[[1]] a\n[[1]] b', 2)).toBeUndefined();
+    expect(parseSegments('[[1]] a\n[[2]] b\n[[3]] c', 2)).toBeUndefined();
+    expect(parseSegments('no markers at all', 2)).toBeUndefined();
+    expect(parseSegments('', 1)).toBeUndefined();
+  });
+});
