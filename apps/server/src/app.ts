@@ -22,6 +22,8 @@ import { booksRoutes } from './modules/books/books.routes.ts';
 import { mediaRoutes } from './modules/books/media.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
+import { readerRoutes } from './modules/reader/reader.routes.ts';
+import type { Notifier } from './lib/notifier.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
 
@@ -29,7 +31,11 @@ import { createGuards } from './plugins/auth.ts';
  * Builds the HTTP application without listening, so that tests drive it with `inject` or a real
  * socket alike. Everything the API does is under /api; the rest serves the built web app.
  */
-export async function buildApp(infra: Infrastructure, services: Services): Promise<FastifyInstance> {
+export async function buildApp(
+  infra: Infrastructure,
+  services: Services,
+  notifier?: Notifier,
+): Promise<FastifyInstance> {
   const { config, logger } = infra;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -99,6 +105,7 @@ export async function buildApp(infra: Infrastructure, services: Services): Promi
       await api.register(adminRoutes, { services, guards });
       await api.register(booksRoutes, { services, guards });
       await api.register(pointsRoutes, { db: infra.db, guards });
+      await api.register(readerRoutes, { services, guards, notifier });
       await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
     },
     { prefix: '/api' },
@@ -125,7 +132,8 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
     });
   }
   // index.html must be revalidated so that a new deployment is picked up at once.
-  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+  const sendIndex = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;

@@ -15,6 +15,7 @@ import { registerBookJobs } from './modules/books/books.jobs.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
+import { Notifier } from './lib/notifier.ts';
 
 export interface Running {
   config: Config;
@@ -87,14 +88,17 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       const activeMailer = mailer;
       cleanups.push(() => activeMailer.close());
       registerSystemJobs(queue, { mailer, limiter: services.limiter });
-      registerBookJobs(queue, services.uploads);
+      registerBookJobs(queue, services.uploads, services.reader);
       await queue.startWorkers();
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
     }
 
     let app: FastifyInstance | undefined;
     if (config.role !== 'worker') {
-      app = await buildApp(infra, services);
+      const notifier = new Notifier(databaseUrl, logger);
+      await notifier.start();
+      cleanups.push(() => notifier.stop());
+      app = await buildApp(infra, services, notifier);
       const httpApp = app;
       // Stop taking requests before the queue and the database go away.
       cleanups.splice(1, 0, () => httpApp.close());

@@ -9,6 +9,10 @@ import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
 import { BooksService } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
+import { createTranslationChain } from './engines/translation/registry.ts';
+import { PointsService } from './modules/points/points.service.ts';
+import { ReaderService } from './modules/reader/reader.service.ts';
+import { TranslationService } from './modules/translation/translation.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { CodesRepo } from './modules/auth/codes.repo.ts';
 import { InvitesRepo } from './modules/auth/invites.repo.ts';
@@ -35,6 +39,9 @@ export interface Services {
   admin: AdminService;
   books: BooksService;
   uploads: UploadService;
+  points: PointsService;
+  translation: TranslationService;
+  reader: ReaderService;
   limiter: RateLimiter;
   signer: UrlSigner;
 }
@@ -50,6 +57,12 @@ export function createServices(infra: Infrastructure): Services {
   const signer = new UrlSigner(infra.config.appSecret);
   const booksRepo = new BooksRepo(infra.db);
   const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger });
+  const pointsService = new PointsService(infra.db);
+  const translation = new TranslationService({
+    db: infra.db,
+    chain: createTranslationChain(infra.config.translationEngines, { logger: infra.logger }),
+    logger: infra.logger,
+  });
   const uploads = new UploadService({
     config: infra.config,
     repo: booksRepo,
@@ -57,6 +70,15 @@ export function createServices(infra: Infrastructure): Services {
     queue: infra.queue,
     logger: infra.logger,
     storeCover: (data) => books.storeCover(data),
+    translateTitle: (text, from, to) => translation.translateTitle(text, from, to),
+  });
+  const reader = new ReaderService({
+    db: infra.db,
+    books,
+    translation,
+    points: pointsService,
+    queue: infra.queue,
+    logger: infra.logger,
   });
   return {
     auth,
@@ -64,6 +86,9 @@ export function createServices(infra: Infrastructure): Services {
     admin: new AdminService({ ...infra, usersRepo, invites, auth }),
     books,
     uploads,
+    points: pointsService,
+    translation,
+    reader,
     limiter,
     signer,
   };

@@ -64,6 +64,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       LOGIN_FAILURE_DELAY_MS: '0',
       PUBLIC_URL: 'http://yidu.test',
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+      // Tests never reach real services: an unused local port refuses at once unless a test starts a fake.
+      MICROSOFT_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9',
       ...env,
     },
     'all',
@@ -218,7 +220,11 @@ export async function uploadFile(
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+    );
     parts.push(file.data, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -246,7 +252,9 @@ export async function pollStage(t: TestApp, url: string, token: string, timeoutM
 
 /** Registers a user that is logged in at once (the app must run with EMAIL_ACTIVATION=false, REQUIRE_INVITE=false). */
 export async function registerUser(t: TestApp, name: string): Promise<string> {
-  const res = await t.call('POST', '/api/auth/register', { body: { method: 'email', email: `${name}@example.com`, account: name, password: STRONG_PASSWORD } });
+  const res = await t.call('POST', '/api/auth/register', {
+    body: { method: 'email', email: `${name}@example.com`, account: name, password: STRONG_PASSWORD },
+  });
   if (res.code !== 0) throw new Error(`register ${name}: ${JSON.stringify(res.data)}`);
   return res.data.token;
 }

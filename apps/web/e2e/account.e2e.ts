@@ -5,7 +5,11 @@ import { buttonName, wording } from './i18n.ts';
 
 /** Mints a single-use invitation code as the admin, through the API. */
 async function inviteCode(baseUrl: string, admin: { account: string; password: string }): Promise<string> {
-  const login = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+  });
   const { data } = (await login.json()) as { data: { token: string } };
   const res = await fetch(`${baseUrl}/api/admin/invite-codes`, {
     method: 'POST',
@@ -45,7 +49,11 @@ describe('an account, from registration to logout, in a real browser', () => {
         const link = await activationLinkFor(dataDir, email);
         await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
         await page.getByText(t('confirm.successTitle')).waitFor();
-        await page.getByRole('button', { name: buttonName(t('confirm.login')) }).or(page.getByRole('link', { name: buttonName(t('confirm.login')) })).first().click();
+        await page
+          .getByRole('button', { name: buttonName(t('confirm.login')) })
+          .or(page.getByRole('link', { name: buttonName(t('confirm.login')) }))
+          .first()
+          .click();
 
         await page.waitForURL('**/login**');
         await page.locator('#login_account').fill(email);
@@ -58,7 +66,10 @@ describe('an account, from registration to logout, in a real browser', () => {
         await expect.poll(() => page.getByTestId('points-balance').innerText()).toMatch(/1,?000/);
         await page.getByRole('button', { name: buttonName(t('user.logout')) }).click();
         await page.locator('.ant-modal-confirm-title', { hasText: t('user.logoutConfirm') }).waitFor();
-        await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: buttonName(t('user.logout')) }).click();
+        await page
+          .locator('.ant-modal-confirm-btns')
+          .getByRole('button', { name: buttonName(t('user.logout')) })
+          .click();
         await page.waitForURL('**/login**');
         await page.getByText(t('user.loggedOut')).first().waitFor();
         expect(await page.evaluate(() => window.localStorage.getItem('authToken'))).toBeNull();

@@ -5,7 +5,9 @@ type Tree = { [key: string]: string | Tree };
 
 /** The web app's own wording, so that journeys click what a user of that language reads. */
 export function wording(language: string): (key: string, values?: Record<string, string>) => string {
-  const tree = JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../src/i18n/locales/${language}.json`), 'utf8')) as Tree;
+  const tree = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, `../src/i18n/locales/${language}.json`), 'utf8'),
+  ) as Tree;
   return (key, values = {}) => {
     let node: string | Tree | undefined = tree;
     for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
@@ -18,5 +20,5 @@ export function wording(language: string): (key: string, values?: Record<string,
 export function buttonName(text: string): RegExp {
   const escaped = [...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   // Anchored at the end only: an icon may come first in the accessible name ("logout Log out").
-  return new RegExp(`(^|\\s)${escaped.join("\\s*")}\\s*$`);
+  return new RegExp(`(^|\\s)${escaped.join('\\s*')}\\s*$`);
 }

@@ -4,3 +4,4 @@ export * from './envelope.ts';
 export * from './validation.ts';
 export * from './auth.ts';
 export * from './books.ts';
+export * from './reader.ts';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { engineSettingsFromEnv, type EngineSettings } from '../engines/translation/registry.ts';
 
 /** Parses "true"/"false"/"1"/"0" (and the usual yes/no) into a boolean. */
 const flag = (fallback: boolean) =>
@@ -85,6 +86,20 @@ export const EnvSchema = z.object({
   UPLOADS_PER_DAY: int(20, 0, 1_000_000),
   UPLOADS_PER_MONTH: int(100, 0, 10_000_000),
   PARSE_TIMEOUT_SECONDS: int(600, 10, 86_400),
+
+  TRANSLATION_ENGINES: z.string().trim().default('microsoft'),
+  MICROSOFT_TRANSLATOR_KEY: optionalString,
+  MICROSOFT_TRANSLATOR_REGION: optionalString,
+  MICROSOFT_TRANSLATOR_ENDPOINT: optionalUrl(['http:', 'https:']),
+  GOOGLE_TRANSLATE_KEY: optionalString,
+  GOOGLE_TRANSLATE_ENDPOINT: optionalUrl(['http:', 'https:']),
+  DEEPL_API_KEY: optionalString,
+  DEEPL_ENDPOINT: optionalUrl(['http:', 'https:']),
+  LIBRETRANSLATE_URL: optionalUrl(['http:', 'https:']),
+  LIBRETRANSLATE_API_KEY: optionalString,
+  LLM_BASE_URL: optionalUrl(['http:', 'https:']),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -119,6 +134,10 @@ export interface Config {
   login: { maxFailures: number; maxFailuresPerIp: number; lockMinutes: number; failureDelayMs: number };
   rateLimitPerMinute: number;
   books: { maxFileBytes: number; uploadsPerDay: number; uploadsPerMonth: number; parseTimeoutSeconds: number };
+  /** Translation engines in order, from TRANSLATION_ENGINES and the engine variables. */
+  translationEngines: EngineSettings[];
+  /** The OpenAI-compatible chat model of the AI reading aids, when configured. */
+  llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -139,6 +158,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
   if (Boolean(e.ADMIN_ACCOUNT) !== Boolean(e.ADMIN_PASSWORD)) {
     errors.push('ADMIN_ACCOUNT and ADMIN_PASSWORD: set both or neither');
   }
+  let translationEngines: EngineSettings[] = [];
+  try {
+    translationEngines = engineSettingsFromEnv(env);
+  } catch (error) {
+    errors.push(`TRANSLATION_ENGINES: ${(error as Error).message}`);
+  }
+  if (Boolean(e.LLM_BASE_URL) !== Boolean(e.LLM_MODEL)) errors.push('LLM_BASE_URL and LLM_MODEL: set both or neither');
   if (errors.length > 0) return { ok: false, errors };
 
   return {
@@ -189,6 +215,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         uploadsPerMonth: e.UPLOADS_PER_MONTH,
         parseTimeoutSeconds: e.PARSE_TIMEOUT_SECONDS,
       },
+      translationEngines,
+      llm:
+        e.LLM_BASE_URL && e.LLM_MODEL
+          ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
+          : undefined,
     },
   };
 }

@@ -24,14 +24,19 @@ async function binaries(): Promise<{ postgres: string; initdb: string }> {
   try {
     return (await import(name)) as { postgres: string; initdb: string };
   } catch {
-    throw new Error(`No embedded PostgreSQL for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to use an external server.`);
+    throw new Error(
+      `No embedded PostgreSQL for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to use an external server.`,
+    );
   }
 }
 
 /** PostgreSQL refuses to run as root: then it runs as the 'postgres' system user, created if needed. */
 async function runAsIds(): Promise<{ uid: number; gid: number } | undefined> {
   if (process.getuid?.() !== 0) return undefined;
-  const ids = async () => ({ uid: Number((await run('id', ['-u', 'postgres'])).stdout), gid: Number((await run('id', ['-g', 'postgres'])).stdout) });
+  const ids = async () => ({
+    uid: Number((await run('id', ['-u', 'postgres'])).stdout),
+    gid: Number((await run('id', ['-g', 'postgres'])).stdout),
+  });
   try {
     return await ids();
   } catch {
@@ -55,7 +60,12 @@ const isAlive = (pid: number) => {
  * process group, so a Ctrl-C in the terminal reaches Yidu only, and Yidu stops the database last, after
  * the HTTP server and the workers have finished.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; logger: Logger; database?: string }): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  logger: Logger;
+  database?: string;
+}): Promise<EmbeddedServer> {
   const { logger } = options;
   const clusterDir = path.join(options.dataDir, 'postgres');
   await mkdir(options.dataDir, { recursive: true });
@@ -105,12 +115,25 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     }
   }
 
-  const child: ChildProcess = spawn(bin.postgres, ['-D', clusterDir, '-p', String(options.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], {
-    ...ids,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LC_MESSAGES: 'C' },
-  });
+  const child: ChildProcess = spawn(
+    bin.postgres,
+    [
+      '-D',
+      clusterDir,
+      '-p',
+      String(options.port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ],
+    {
+      ...ids,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    },
+  );
   let exited = false;
   child.on('exit', () => (exited = true));
   await new Promise<void>((resolve, reject) => {

@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-books.ts';
+import * as m0003 from './migrations/0003-translation.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-books': m0002,
+  '0003-translation': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -145,6 +145,7 @@ export interface BooksTable {
   source_pages: number | null;
   readers_count: Generated<number>;
   public_deleted: Generated<boolean>;
+  glossary_version: Generated<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -226,6 +227,41 @@ export interface UploadRequestsTable {
   updated_at: Timestamp;
 }
 
+export interface TranslationMemoryTable {
+  id: Generated<BigIntColumn>;
+  source_hash: string;
+  source_lang: string;
+  target_lang: string;
+  engine: string;
+  model: string;
+  glossary_version: Generated<number>;
+  translation: string;
+  source_chars: number;
+  created_at: CreatedAt;
+}
+
+export interface BookTranslationsTable {
+  book_id: number;
+  target_lang: string;
+  seq: number;
+  status: 'pending' | 'done' | 'failed';
+  translation: string | null;
+  engine: string | null;
+  model: string | null;
+  from_memory: Generated<boolean>;
+  requested_by: number | null;
+  error: string | null;
+  attempts: Generated<number>;
+  updated_at: Timestamp;
+}
+
+export interface PricesTable {
+  action: string;
+  points: number;
+  updated_at: Timestamp;
+  updated_by: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -242,6 +278,9 @@ export interface Database {
   book_images: BookImagesTable;
   user_books: UserBooksTable;
   upload_requests: UploadRequestsTable;
+  translation_memory: TranslationMemoryTable;
+  book_translations: BookTranslationsTable;
+  prices: PricesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -10,6 +10,7 @@ export interface JobPayloads {
   'book.detectLanguage': { requestId: string };
   'book.translateTitle': { requestId: string };
   'book.save': { requestId: string };
+  'translate.page': { bookId: number; lang: string; page: number };
 }
 export type JobName = keyof JobPayloads;
 
@@ -29,6 +30,8 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.detectLanguage': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.translateTitle': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+  // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
+  'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
 };
 
 /** How many times a job runs at most (first run + retries). */

@@ -37,8 +37,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('original_language', 'text')
     .addColumn('declared_language', 'text')
     .addColumn('format', 'text', (c) => c.notNull())
-    .addColumn('visibility', 'smallint', (c) => c.notNull().defaultTo(0).check(sql`visibility IN (0, 1)`))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('processing').check(sql`status IN ('processing', 'ready', 'failed')`))
+    .addColumn('visibility', 'smallint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`visibility IN (0, 1)`),
+    )
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('processing')
+        .check(sql`status IN ('processing', 'ready', 'failed')`),
+    )
     .addColumn('recommended', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('cover_key', 'text')
     .addColumn('chapter_count', 'integer', (c) => c.notNull().defaultTo(0))
@@ -51,8 +61,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`CREATE INDEX books_public_new ON books (created_at DESC) WHERE visibility = 1 AND status = 'ready' AND NOT public_deleted`.execute(db);
-  await sql`CREATE INDEX books_public_popular ON books (readers_count DESC, created_at DESC) WHERE visibility = 1 AND status = 'ready' AND NOT public_deleted`.execute(db);
+  await sql`CREATE INDEX books_public_new ON books (created_at DESC) WHERE visibility = 1 AND status = 'ready' AND NOT public_deleted`.execute(
+    db,
+  );
+  await sql`CREATE INDEX books_public_popular ON books (readers_count DESC, created_at DESC) WHERE visibility = 1 AND status = 'ready' AND NOT public_deleted`.execute(
+    db,
+  );
   await sql`CREATE INDEX books_title_trgm ON books USING gin (lower(title) gin_trgm_ops)`.execute(db);
   await db.schema.createIndex('books_owner').on('books').column('owner_id').execute();
 
@@ -87,7 +101,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('book_blocks_pk', ['book_id', 'seq'])
     .execute();
   await db.schema.createIndex('book_blocks_page').on('book_blocks').columns(['book_id', 'page']).execute();
-  await db.schema.createIndex('book_blocks_block_id').on('book_blocks').columns(['book_id', 'block_id']).unique().execute();
+  await db.schema
+    .createIndex('book_blocks_block_id')
+    .on('book_blocks')
+    .columns(['book_id', 'block_id'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('book_images')
@@ -145,8 +164,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('upload_requests_user').on('upload_requests').columns(['user_id', 'created_at']).execute();
-  await sql`CREATE INDEX upload_requests_failed ON upload_requests (updated_at DESC) WHERE status = 'failed'`.execute(db);
+  await db.schema
+    .createIndex('upload_requests_user')
+    .on('upload_requests')
+    .columns(['user_id', 'created_at'])
+    .execute();
+  await sql`CREATE INDEX upload_requests_failed ON upload_requests (updated_at DESC) WHERE status = 'failed'`.execute(
+    db,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -9,9 +9,15 @@ export type ImageKind = 'jpeg' | 'png' | 'gif' | 'webp';
 /** The image type by magic bytes, whatever the file name says. */
 export function imageKind(data: Buffer): ImageKind | undefined {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   if (data.length >= 6 && data.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
-  if (data.length >= 12 && data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  if (
+    data.length >= 12 &&
+    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    data.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'webp';
   return undefined;
 }
 
@@ -21,10 +27,16 @@ export class ImageError extends Error {}
  * Scales an image to fit in `maxWidth` x `maxHeight` (never up) and encodes it as JPEG. Refuses
  * images whose header announces more than MAX_IMAGE_PIXELS before decoding them (decompression bombs).
  */
-export async function toJpeg(data: Buffer, maxWidth: number, maxHeight: number, quality = 85): Promise<{ data: Buffer; width: number; height: number }> {
+export async function toJpeg(
+  data: Buffer,
+  maxWidth: number,
+  maxHeight: number,
+  quality = 85,
+): Promise<{ data: Buffer; width: number; height: number }> {
   if (!imageKind(data)) throw new ImageError('not an image');
   const info = imageInfo(data);
-  if (info?.width && info.height && info.width * info.height > MAX_IMAGE_PIXELS) throw new ImageError('image too large');
+  if (info?.width && info.height && info.width * info.height > MAX_IMAGE_PIXELS)
+    throw new ImageError('image too large');
   let image;
   try {
     image = await loadImage(data);

@@ -99,7 +99,9 @@ function clean(value: string | undefined): string | undefined {
 /**
  * Settings from the environment: TRANSLATION_ENGINES (ordered, comma-separated, default 'microsoft'),
  * MICROSOFT_TRANSLATOR_KEY, MICROSOFT_TRANSLATOR_REGION, DEEPL_API_KEY, GOOGLE_TRANSLATE_KEY,
- * LIBRETRANSLATE_URL, LIBRETRANSLATE_API_KEY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL.
+ * LIBRETRANSLATE_URL, LIBRETRANSLATE_API_KEY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, and the endpoint
+ * overrides MICROSOFT_TRANSLATOR_ENDPOINT, GOOGLE_TRANSLATE_ENDPOINT, DEEPL_ENDPOINT (a proxy or
+ * mirror where the public endpoint cannot be reached; tests point them at fake servers).
  * An engine listed without what it cannot work without (DeepL key, LLM URL and model, LibreTranslate
  * URL) comes back with enabled: false. An unknown name throws: a typo should stop the boot, not
  * silently drop a paid engine.
@@ -126,12 +128,15 @@ export function engineSettingsFromEnv(env: NodeJS.ProcessEnv): EngineSettings[] 
       case 'microsoft':
         set('apiKey', clean(env.MICROSOFT_TRANSLATOR_KEY));
         set('region', clean(env.MICROSOFT_TRANSLATOR_REGION));
+        set('endpoint', clean(env.MICROSOFT_TRANSLATOR_ENDPOINT));
         break;
       case 'google':
         set('apiKey', clean(env.GOOGLE_TRANSLATE_KEY));
+        set('endpoint', clean(env.GOOGLE_TRANSLATE_ENDPOINT));
         break;
       case 'deepl':
         set('apiKey', clean(env.DEEPL_API_KEY));
+        set('endpoint', clean(env.DEEPL_ENDPOINT));
         settings.enabled = settings.apiKey !== undefined;
         break;
       case 'libretranslate':

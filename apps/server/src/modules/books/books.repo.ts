@@ -97,7 +97,12 @@ export class BooksRepo {
    * Moves a request into `stage` (running) only if it is still where the caller saw it; two pollers
    * starting the same stage at once get one winner.
    */
-  async startStage(id: string, fromStage: string, fromStatus: string, stage: string): Promise<UploadRequestRow | undefined> {
+  async startStage(
+    id: string,
+    fromStage: string,
+    fromStatus: string,
+    stage: string,
+  ): Promise<UploadRequestRow | undefined> {
     return this.db
       .updateTable('upload_requests')
       .set({ stage, status: 'running', progress: 0, error_key: null, error_detail: null, updated_at: new Date() })
@@ -109,7 +114,9 @@ export class BooksRepo {
   }
 
   async mergeResults(id: string, results: Record<string, unknown>): Promise<void> {
-    await sql`UPDATE upload_requests SET results = results || ${JSON.stringify(results)}::jsonb, updated_at = now() WHERE id = ${id}`.execute(this.db);
+    await sql`UPDATE upload_requests SET results = results || ${JSON.stringify(results)}::jsonb, updated_at = now() WHERE id = ${id}`.execute(
+      this.db,
+    );
   }
 
   // ---------- books and their content ----------
@@ -131,7 +138,12 @@ export class BooksRepo {
   }
 
   updateBook(id: number, patch: Updateable<BooksTable>): Promise<BookRow> {
-    return this.db.updateTable('books').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .updateTable('books')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async deleteBook(id: number): Promise<void> {
@@ -145,7 +157,13 @@ export class BooksRepo {
       chapters: Insertable<BookChaptersTable>[];
       blocks: Insertable<BookBlocksTable>[];
       images: Insertable<BookImagesTable>[];
-      stats: { chapter_count: number; block_count: number; char_count: number; page_count: number; source_pages: number | null };
+      stats: {
+        chapter_count: number;
+        block_count: number;
+        char_count: number;
+        page_count: number;
+        source_pages: number | null;
+      };
     },
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -154,15 +172,28 @@ export class BooksRepo {
       await trx.deleteFrom('book_images').where('book_id', '=', bookId).execute();
       // Batches keep each statement under PostgreSQL's 65,535 parameter limit.
       for (let i = 0; i < content.chapters.length; i += 1000) {
-        await trx.insertInto('book_chapters').values(content.chapters.slice(i, i + 1000)).execute();
+        await trx
+          .insertInto('book_chapters')
+          .values(content.chapters.slice(i, i + 1000))
+          .execute();
       }
       for (let i = 0; i < content.blocks.length; i += 2000) {
-        await trx.insertInto('book_blocks').values(content.blocks.slice(i, i + 2000)).execute();
+        await trx
+          .insertInto('book_blocks')
+          .values(content.blocks.slice(i, i + 2000))
+          .execute();
       }
       for (let i = 0; i < content.images.length; i += 1000) {
-        await trx.insertInto('book_images').values(content.images.slice(i, i + 1000)).execute();
+        await trx
+          .insertInto('book_images')
+          .values(content.images.slice(i, i + 1000))
+          .execute();
       }
-      await trx.updateTable('books').set({ ...content.stats, updated_at: new Date() }).where('id', '=', bookId).execute();
+      await trx
+        .updateTable('books')
+        .set({ ...content.stats, updated_at: new Date() })
+        .where('id', '=', bookId)
+        .execute();
     });
   }
 
@@ -174,21 +205,34 @@ export class BooksRepo {
   async sampleText(bookId: number, samples = 24): Promise<string[]> {
     const rows = await sql<{ text: string }>`
       SELECT text FROM (
-        SELECT text, ntile(${samples}) OVER (ORDER BY seq) AS bucket,
-               row_number() OVER (PARTITION BY ntile(${samples}) OVER (ORDER BY seq) ORDER BY length(text) DESC) AS rank
-        FROM book_blocks WHERE book_id = ${bookId} AND type IN ('paragraph', 'quote', 'listItem') AND length(text) >= 20
-      ) t WHERE rank = 1`.execute(this.db);
+        SELECT text, row_number() OVER (PARTITION BY bucket ORDER BY length(text) DESC) AS rank
+        FROM (
+          SELECT text, ntile(${samples}) OVER (ORDER BY seq) AS bucket
+          FROM book_blocks WHERE book_id = ${bookId} AND type IN ('paragraph', 'quote', 'listItem') AND length(text) >= 20
+        ) buckets
+      ) ranked WHERE rank = 1`.execute(this.db);
     return rows.rows.map((r) => r.text.slice(0, 600));
   }
 
-  findImage(bookId: number, imageId: string): Promise<Selectable<BookImagesTable> | undefined> {
-    return this.db.selectFrom('book_images').selectAll().where('book_id', '=', bookId).where('image_id', '=', imageId).executeTakeFirst();
+  images(bookId: number, imageIds: string[]): Promise<Selectable<BookImagesTable>[]> {
+    if (imageIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('book_images')
+      .selectAll()
+      .where('book_id', '=', bookId)
+      .where('image_id', 'in', imageIds)
+      .execute();
   }
 
   // ---------- personal libraries ----------
 
   findCopy(userId: number, bookId: number): Promise<UserBookRow | undefined> {
-    return this.db.selectFrom('user_books').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).executeTakeFirst();
+    return this.db
+      .selectFrom('user_books')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId)
+      .executeTakeFirst();
   }
 
   /** Adds a book to a user's library (no-op when it is already there) and counts the reader. */
@@ -201,26 +245,48 @@ export class BooksRepo {
         .returningAll()
         .executeTakeFirst();
       if (inserted) {
-        await trx.updateTable('books').set((eb) => ({ readers_count: eb('readers_count', '+', 1) })).where('id', '=', copy.book_id).execute();
+        await trx
+          .updateTable('books')
+          .set((eb) => ({ readers_count: eb('readers_count', '+', 1) }))
+          .where('id', '=', copy.book_id)
+          .execute();
         return inserted;
       }
-      return trx.selectFrom('user_books').selectAll().where('user_id', '=', copy.user_id).where('book_id', '=', copy.book_id).executeTakeFirstOrThrow();
+      return trx
+        .selectFrom('user_books')
+        .selectAll()
+        .where('user_id', '=', copy.user_id)
+        .where('book_id', '=', copy.book_id)
+        .executeTakeFirstOrThrow();
     });
   }
 
   updateCopy(id: number, patch: Updateable<UserBooksTable>): Promise<UserBookRow> {
-    return this.db.updateTable('user_books').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .updateTable('user_books')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async deleteCopy(copy: UserBookRow): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('user_books').where('id', '=', copy.id).execute();
-      await trx.updateTable('books').set((eb) => ({ readers_count: sql`greatest(${eb.ref('readers_count')} - 1, 0)` })).where('id', '=', copy.book_id).execute();
+      await trx
+        .updateTable('books')
+        .set((eb) => ({ readers_count: sql`greatest(${eb.ref('readers_count')} - 1, 0)` }))
+        .where('id', '=', copy.book_id)
+        .execute();
     });
   }
 
   async copiesCount(bookId: number): Promise<number> {
-    const row = await this.db.selectFrom('user_books').select(sql<string>`count(*)`.as('n')).where('book_id', '=', bookId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('user_books')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('book_id', '=', bookId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -233,7 +299,9 @@ export class BooksRepo {
       .where('b.status', '=', 'ready');
     if (query.keyword) {
       const pattern = `%${escapeLike(query.keyword.toLowerCase())}%`;
-      base = base.where((eb) => eb.or([eb(sql`lower(ub.title)`, 'like', pattern), eb(sql`lower(ub.author)`, 'like', pattern)]));
+      base = base.where((eb) =>
+        eb.or([eb(sql`lower(ub.title)`, 'like', pattern), eb(sql`lower(ub.author)`, 'like', pattern)]),
+      );
     }
     const order =
       query.sort === 'title'
@@ -267,7 +335,20 @@ export class BooksRepo {
     return {
       total: Number(count.n),
       rows: rows.map((r) => {
-        const { copy_id, copy_title, copy_author, copy_description, copy_category, copy_cover_key, copy_read_language, copy_source, copy_added_at, copy_updated_at, copy_last_read_at, ...book } = r;
+        const {
+          copy_id,
+          copy_title,
+          copy_author,
+          copy_description,
+          copy_category,
+          copy_cover_key,
+          copy_read_language,
+          copy_source,
+          copy_added_at,
+          copy_updated_at,
+          copy_last_read_at,
+          ...book
+        } = r;
         return {
           book: book as BookRow,
           copy: {
@@ -295,19 +376,31 @@ export class BooksRepo {
    * library), then newest. Recommended: books picked by admins first, then well-described popular ones.
    */
   async listPublic(section: string, query: ListQuery, sort: string): Promise<{ rows: BookRow[]; total: number }> {
-    let base = this.db.selectFrom('books').where('visibility', '=', 1).where('status', '=', 'ready').where('public_deleted', '=', false);
+    let base = this.db
+      .selectFrom('books')
+      .where('visibility', '=', 1)
+      .where('status', '=', 'ready')
+      .where('public_deleted', '=', false);
     if (query.keyword) {
       const pattern = `%${escapeLike(query.keyword.toLowerCase())}%`;
-      base = base.where((eb) => eb.or([eb(sql`lower(title)`, 'like', pattern), eb(sql`lower(author)`, 'like', pattern)]));
+      base = base.where((eb) =>
+        eb.or([eb(sql`lower(title)`, 'like', pattern), eb(sql`lower(author)`, 'like', pattern)]),
+      );
     }
     if (section === 'recommended') {
-      base = base.where((eb) => eb.or([eb('recommended', '=', true), eb.and([eb('readers_count', '>=', 2), eb(sql`length(description)`, '>=', 20)])]));
+      base = base.where((eb) =>
+        eb.or([
+          eb('recommended', '=', true),
+          eb.and([eb('readers_count', '>=', 2), eb(sql`length(description)`, '>=', 20)]),
+        ]),
+      );
     }
     let ordered = base.selectAll();
     if (sort === 'title') ordered = ordered.orderBy('title');
     else if (sort === 'updated') ordered = ordered.orderBy('updated_at', 'desc');
     else if (section === 'popular') ordered = ordered.orderBy('readers_count', 'desc').orderBy('created_at', 'desc');
-    else if (section === 'recommended') ordered = ordered.orderBy('recommended', 'desc').orderBy('readers_count', 'desc').orderBy('created_at', 'desc');
+    else if (section === 'recommended')
+      ordered = ordered.orderBy('recommended', 'desc').orderBy('readers_count', 'desc').orderBy('created_at', 'desc');
     else ordered = ordered.orderBy('created_at', 'desc');
     const [rows, count] = await Promise.all([
       ordered.orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
@@ -319,7 +412,12 @@ export class BooksRepo {
   /** The user's copies of the given books (for the "in my library" mark on public lists). */
   async copiesOf(userId: number, bookIds: number[]): Promise<Map<number, UserBookRow>> {
     if (bookIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('user_books').selectAll().where('user_id', '=', userId).where('book_id', 'in', bookIds).execute();
+    const rows = await this.db
+      .selectFrom('user_books')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('book_id', 'in', bookIds)
+      .execute();
     return new Map(rows.map((r) => [r.book_id, r]));
   }
 
@@ -328,7 +426,13 @@ export class BooksRepo {
     let base = this.db.selectFrom('books').where('owner_id', '=', userId).where('status', '=', 'ready');
     if (query.keyword) base = base.where(sql`lower(title)`, 'like', `%${escapeLike(query.keyword.toLowerCase())}%`);
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
       base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };

@@ -39,6 +39,16 @@ export class BooksService {
     return key ? this.d.signer.sign(`/api/media/${key}`) : null;
   }
 
+  get repo(): BooksRepo {
+    return this.d.repo;
+  }
+
+  /** Signed URLs of a book's images, by the parser's image id. */
+  async imageUrls(bookId: number, imageIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.d.repo.images(bookId, [...new Set(imageIds)]);
+    return new Map(rows.map((r) => [r.image_id, this.mediaUrl(r.storage_key)!]));
+  }
+
   /** A book as the user sees it: their copy's info when they have one, or the public book's (`asPublic`). */
   private summary(view: BookView, user: UserRow, asPublic = false): BookSummary {
     const { book } = view;
@@ -69,7 +79,12 @@ export class BooksService {
 
   private canSee(book: BookRow, user: UserRow, copy: UserBookRow | undefined): boolean {
     if (book.status !== 'ready' && book.owner_id !== user.id && user.role !== 'admin') return false;
-    return copy !== undefined || book.owner_id === user.id || user.role === 'admin' || (book.visibility === 1 && !book.public_deleted);
+    return (
+      copy !== undefined ||
+      book.owner_id === user.id ||
+      user.role === 'admin' ||
+      (book.visibility === 1 && !book.public_deleted)
+    );
   }
 
   private canEditPublic(book: BookRow, user: UserRow): boolean {
@@ -89,8 +104,16 @@ export class BooksService {
 
   async publicLibrary(user: UserRow, query: LibraryQuery): Promise<LibraryPage> {
     const { rows, total } = await this.d.repo.listPublic(query.section, pageOf(query), query.sort);
-    const copies = await this.d.repo.copiesOf(user.id, rows.map((b) => b.id));
-    return { items: rows.map((book) => this.summary({ book, copy: copies.get(book.id) }, user)), total, page: query.page, pageSize: query.pageSize };
+    const copies = await this.d.repo.copiesOf(
+      user.id,
+      rows.map((b) => b.id),
+    );
+    return {
+      items: rows.map((book) => this.summary({ book, copy: copies.get(book.id) }, user)),
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+    };
   }
 
   async personalLibrary(user: UserRow, query: LibraryQuery): Promise<LibraryPage> {
@@ -103,8 +126,16 @@ export class BooksService {
     if (kind === 'user') return this.personalLibrary(user, query);
     if (kind !== 'uploaded') throw fail('notFound');
     const { rows, total } = await this.d.repo.listOwned(user.id, pageOf(query));
-    const copies = await this.d.repo.copiesOf(user.id, rows.map((b) => b.id));
-    return { items: rows.map((book) => this.summary({ book, copy: copies.get(book.id) }, user)), total, page: query.page, pageSize: query.pageSize };
+    const copies = await this.d.repo.copiesOf(
+      user.id,
+      rows.map((b) => b.id),
+    );
+    return {
+      items: rows.map((book) => this.summary({ book, copy: copies.get(book.id) }, user)),
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+    };
   }
 
   /** Every book of the personal library, most recently read first (tabs and the New Tab page). */
@@ -242,7 +273,10 @@ export class BooksService {
     return this.summary({ book, copy: view.copy }, user, true);
   }
 
-  async batch(user: UserRow, body: BatchBody): Promise<{ done: string[]; failed: { bookCode: string; key: string }[] }> {
+  async batch(
+    user: UserRow,
+    body: BatchBody,
+  ): Promise<{ done: string[]; failed: { bookCode: string; key: string }[] }> {
     const done: string[] = [];
     const failed: { bookCode: string; key: string }[] = [];
     for (const code of new Set(body.bookCodes)) {
@@ -267,7 +301,8 @@ export class BooksService {
     const view = await this.view(user, code);
     if (scope === 'public' && !this.canEditPublic(view.book, user)) throw fail('insufficientPermissions');
     if (scope === 'user' && !view.copy) throw fail('bookNotFound');
-    const kind = data.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) || data.subarray(1, 4).toString('latin1') === 'PNG';
+    const kind =
+      data.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) || data.subarray(1, 4).toString('latin1') === 'PNG';
     if (!kind) throw fail('invalidImage');
     let key: string;
     try {
@@ -295,7 +330,8 @@ export class BooksService {
 }
 
 /** Covers made by storeCover have a thumbnail beside them. */
-export const thumbKey = (key: string): string => (key.startsWith('covers/') ? key.replace(/\.jpg$/, '-thumb.jpg') : key);
+export const thumbKey = (key: string): string =>
+  key.startsWith('covers/') ? key.replace(/\.jpg$/, '-thumb.jpg') : key;
 
 function pageOf(query: LibraryQuery) {
   return { keyword: query.keyword || undefined, limit: query.pageSize, offset: (query.page - 1) * query.pageSize };

@@ -16,7 +16,11 @@ export interface PagedBlock {
  * target size and the next block would overflow it, or before a heading when it is already well
  * filled, so that headings open pages rather than end them.
  */
-export function paginate(chapters: Pick<Chapter, 'blocks'>[]): { pages: number[][]; pageCount: number; chapterFirstPage: number[] } {
+export function paginate(chapters: Pick<Chapter, 'blocks'>[]): {
+  pages: number[][];
+  pageCount: number;
+  chapterFirstPage: number[];
+} {
   const pages: number[][] = [];
   const chapterFirstPage: number[] = [];
   let page = 0;
@@ -26,7 +30,10 @@ export function paginate(chapters: Pick<Chapter, 'blocks'>[]): { pages: number[]
     let filled = 0;
     const chapterPages: number[] = [];
     for (const block of chapter.blocks) {
-      const weight = block.type === 'image' || block.type === 'table' ? Math.max(MEDIA_WEIGHT, block.text.length) : block.text.length;
+      const weight =
+        block.type === 'image' || block.type === 'table'
+          ? Math.max(MEDIA_WEIGHT, block.text.length)
+          : block.text.length;
       const overflow = filled + weight > PAGE_MAX_CHARS;
       const headingBreak = block.type === 'heading' && filled >= PAGE_TARGET_CHARS * 0.6;
       const breakHere =

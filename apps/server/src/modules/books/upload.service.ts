@@ -11,6 +11,7 @@ import {
 } from '@yidu/shared';
 import type { Config } from '../../config/env.ts';
 import type { UploadRequestRow } from '../../db/schema.ts';
+import { detectLanguage } from '../../engines/language/detect.ts';
 import { isParseError } from '../../engines/parsers/errors.ts';
 import { parseBook } from '../../engines/parsers/registry.ts';
 import { sniff } from '../../engines/parsers/sniff.ts';
@@ -89,16 +90,24 @@ export class UploadService {
   }
 
   /** Stores an uploaded book file once per content hash and counts the upload against the IP limits. */
-  async upload(userId: number, ip: string, file: { filename: string; data: Buffer }): Promise<{ fileId: string; format: string }> {
+  async upload(
+    userId: number,
+    ip: string,
+    file: { filename: string; data: Buffer },
+  ): Promise<{ fileId: string; format: string }> {
     const counts = await this.counts(ip);
     if (counts.today >= counts.dailyLimit || counts.thisMonth >= counts.monthlyLimit) {
       throw fail('uploadLimitReached', { ...counts });
     }
-    if (file.data.length > this.d.config.books.maxFileBytes) throw fail('fileTooLarge', { maxFileMb: counts.maxFileMb });
+    if (file.data.length > this.d.config.books.maxFileBytes)
+      throw fail('fileTooLarge', { maxFileMb: counts.maxFileMb });
     const extension = path.extname(file.filename).slice(1).toLowerCase();
     if (!['pdf', 'txt', 'docx', 'doc', 'epub'].includes(extension)) throw fail('unsupportedFileType');
     const sniffed = sniff(file.data);
-    if (!sniffed.ok) throw fail(sniffed.error.key === 'emptyFile' ? 'emptyFile' : 'unsupportedFileType', { detail: sniffed.error.message });
+    if (!sniffed.ok)
+      throw fail(sniffed.error.key === 'emptyFile' ? 'emptyFile' : 'unsupportedFileType', {
+        detail: sniffed.error.message,
+      });
     // The content decides; a .txt that is really an EPUB is read as an EPUB. A binary named .txt is not a text.
     if (extension !== sniffed.format && !(extension === 'doc' && sniffed.format === 'docx')) {
       this.d.logger.info({ extension, sniffed: sniffed.format }, 'file extension does not match its content');
@@ -126,7 +135,11 @@ export class UploadService {
 
   // ---------- requests and stages ----------
 
-  async saveNew(userId: number, body: SaveNewBody, options: { autoChain?: boolean } = {}): Promise<{ requestId: string }> {
+  async saveNew(
+    userId: number,
+    body: SaveNewBody,
+    options: { autoChain?: boolean } = {},
+  ): Promise<{ requestId: string }> {
     const file = await this.d.repo.findFile(body.fileId);
     if (!file) throw fail('fileMissing');
     const target = body.language ? findLanguage(body.language) : undefined;
@@ -154,7 +167,12 @@ export class UploadService {
   }
 
   /** One Path B stage call: starts the stage when it has not started, and answers its state. */
-  async stage(userId: number, requestId: string, stage: WorkStage, params: { bookName?: string; userLanguage?: string } = {}): Promise<StageState> {
+  async stage(
+    userId: number,
+    requestId: string,
+    stage: WorkStage,
+    params: { bookName?: string; userLanguage?: string } = {},
+  ): Promise<StageState> {
     let request = await this.ownRequest(userId, requestId);
     if (stageIndex(request.stage) > stageIndex(stage)) return this.stateOf(request, stage);
     if (request.stage === stage) {
@@ -166,7 +184,8 @@ export class UploadService {
       if (!language) throw fail('noSuchLanguage');
       request = await this.d.repo.updateRequest(request.id, { target_language: language.code });
     }
-    if (params.bookName?.trim()) request = await this.d.repo.updateRequest(request.id, { book_name: params.bookName.trim().slice(0, 300) });
+    if (params.bookName?.trim())
+      request = await this.d.repo.updateRequest(request.id, { book_name: params.bookName.trim().slice(0, 300) });
     const ready =
       request.stage === STAGE_CALLS[stage].after &&
       (request.status === 'done' || (stage === 'saving' && request.status === 'failed'));
@@ -214,13 +233,18 @@ export class UploadService {
    * attempt) is marked failed here, so that the user sees Retry instead of an endless spinner.
    */
   private async checkAlive(request: UploadRequestRow): Promise<UploadRequestRow> {
-    if (request.status !== 'running' || !request.job_id || !WORK_STAGES.includes(request.stage as WorkStage)) return request;
+    if (request.status !== 'running' || !request.job_id || !WORK_STAGES.includes(request.stage as WorkStage))
+      return request;
     const state = await this.d.queue.jobState(STAGE_CALLS[request.stage as WorkStage].job, request.job_id);
     if (state === 'failed' || state === 'cancelled' || state === undefined || state === 'completed') {
       const fresh = (await this.d.repo.findRequest(request.id))!;
       if (fresh.status !== 'running') return fresh;
       // completed while still "running" means the handler saw a stale request; either way it is over.
-      return this.d.repo.updateRequest(request.id, { status: 'failed', error_key: 'internalError', error_detail: `job ${state ?? 'missing'}` });
+      return this.d.repo.updateRequest(request.id, {
+        status: 'failed',
+        error_key: 'internalError',
+        error_detail: `job ${state ?? 'missing'}`,
+      });
     }
     return request;
   }
@@ -248,16 +272,24 @@ export class UploadService {
     try {
       const result = await this.work(stage, request);
       await this.d.repo.mergeResults(request.id, { [stage]: result });
-      const done = await this.d.repo.updateRequest(request.id, stage === 'saving' ? { stage: 'completed', status: 'done', progress: 1 } : { status: 'done', progress: 1 });
+      const done = await this.d.repo.updateRequest(
+        request.id,
+        stage === 'saving' ? { stage: 'completed', status: 'done', progress: 1 } : { status: 'done', progress: 1 },
+      );
       this.d.logger.info({ requestId, stage }, 'upload stage done');
       const next = NEXT_STAGE[stage];
       if (done.auto_chain && next) await this.advance(done, next);
     } catch (error) {
-      const willRetry = !(error instanceof StageFailure) && attempt.retryCount + 1 < maxAttempts(STAGE_CALLS[stage].job);
+      const willRetry =
+        !(error instanceof StageFailure) && attempt.retryCount + 1 < maxAttempts(STAGE_CALLS[stage].job);
       if (willRetry) throw error; // pg-boss runs it again with backoff
       const key = error instanceof StageFailure ? error.key : 'internalError';
       this.d.logger.warn({ requestId, stage, key, err: error }, 'upload stage failed');
-      const failed = await this.d.repo.updateRequest(request.id, { status: 'failed', error_key: key, error_detail: String((error as Error).message).slice(0, 500) });
+      const failed = await this.d.repo.updateRequest(request.id, {
+        status: 'failed',
+        error_key: key,
+        error_detail: String((error as Error).message).slice(0, 500),
+      });
       // Path A goes on without a translated title: the original title stays.
       if (failed.auto_chain && stage === 'translatingTitle') await this.advance(failed, 'saving');
     }
@@ -329,7 +361,14 @@ export class UploadService {
       const ext = extensionOf(image.mediaType);
       const key = `books/${book.id}/img-${createHash('sha256').update(image.id).digest('hex').slice(0, 20)}.${ext}`;
       await this.d.storage.put(key, image.data);
-      images.push({ book_id: book.id, image_id: image.id, storage_key: key, media_type: image.mediaType, width: image.width ?? null, height: image.height ?? null });
+      images.push({
+        book_id: book.id,
+        image_id: image.id,
+        storage_key: key,
+        media_type: image.mediaType,
+        width: image.width ?? null,
+        height: image.height ?? null,
+      });
     }
     if (parsed.cover && !book.cover_key) {
       try {
@@ -346,7 +385,15 @@ export class UploadService {
     let seq = 0;
     let characters = 0;
     for (const [ci, chapter] of parsed.chapters.entries()) {
-      chapters.push({ book_id: book.id, idx: ci + 1, title: chapter.title.slice(0, 500), level: chapter.level ?? 1, first_page: chapterFirstPage[ci]!, first_seq: seq + 1, block_count: chapter.blocks.length });
+      chapters.push({
+        book_id: book.id,
+        idx: ci + 1,
+        title: chapter.title.slice(0, 500),
+        level: chapter.level ?? 1,
+        first_page: chapterFirstPage[ci]!,
+        first_seq: seq + 1,
+        block_count: chapter.blocks.length,
+      });
       for (const [bi, block] of chapter.blocks.entries()) {
         seq += 1;
         characters += block.text.length;
@@ -372,7 +419,13 @@ export class UploadService {
       chapters,
       blocks,
       images,
-      stats: { chapter_count: chapters.length, block_count: blocks.length, char_count: characters, page_count: pageCount, source_pages: parsed.stats.pages ?? null },
+      stats: {
+        chapter_count: chapters.length,
+        block_count: blocks.length,
+        char_count: characters,
+        page_count: pageCount,
+        source_pages: parsed.stats.pages ?? null,
+      },
     });
     return {
       bookCode: book.code,
@@ -393,9 +446,8 @@ export class UploadService {
     let source = 'user';
     let confidence = 1;
     if (!language) {
-      const { detectLanguage } = await import('../../engines/language/detect.ts');
       const detected = detectLanguage(await this.d.repo.sampleText(book.id));
-      language = detected.language;
+      language = detected.code;
       confidence = detected.confidence;
       source = 'detected';
     }
@@ -440,6 +492,13 @@ export class UploadService {
 }
 
 function extensionOf(mediaType: string): string {
-  const known: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg', 'image/bmp': 'bmp' };
+  const known: Record<string, string> = {
+    'image/jpeg': 'jpg',
+    'image/png': 'png',
+    'image/gif': 'gif',
+    'image/webp': 'webp',
+    'image/svg+xml': 'svg',
+    'image/bmp': 'bmp',
+  };
   return known[mediaType.toLowerCase()] ?? 'bin';
 }

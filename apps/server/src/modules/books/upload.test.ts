@@ -22,17 +22,45 @@ describe('uploading files', () => {
   });
 
   it('checks the type by content, not by name', async () => {
-    const png = await uploadFile(t, '/api/book/upload', { name: 'scan.pdf', data: await corpus('bad/png-image-named-as.pdf') }, token, {}, '10.0.0.1');
+    const png = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'scan.pdf', data: await corpus('bad/png-image-named-as.pdf') },
+      token,
+      {},
+      '10.0.0.1',
+    );
     expect(png.status).toBe(415);
     expect(png.data.key).toBe('unsupportedFileType');
-    const exe = await uploadFile(t, '/api/book/upload', { name: 'tool.exe', data: Buffer.from('MZ just text') }, token, {}, '10.0.0.1');
+    const exe = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'tool.exe', data: Buffer.from('MZ just text') },
+      token,
+      {},
+      '10.0.0.1',
+    );
     expect(exe.data.key).toBe('unsupportedFileType');
-    const empty = await uploadFile(t, '/api/book/upload', { name: 'empty.txt', data: await corpus('bad/empty.txt') }, token, {}, '10.0.0.1');
+    const empty = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'empty.txt', data: await corpus('bad/empty.txt') },
+      token,
+      {},
+      '10.0.0.1',
+    );
     expect(empty.data.key).toBe('emptyFile');
   });
 
   it('refuses a file over the size limit with 413 fileTooLarge', async () => {
-    const res = await uploadFile(t, '/api/book/upload', { name: 'big.txt', data: Buffer.alloc(1024 * 1024 + 10, 'a') }, token, {}, '10.0.0.2');
+    const res = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'big.txt', data: Buffer.alloc(1024 * 1024 + 10, 'a') },
+      token,
+      {},
+      '10.0.0.2',
+    );
     expect(res.status).toBe(413);
     expect(res.data.key).toBe('fileTooLarge');
   });
@@ -53,7 +81,8 @@ describe('uploading files', () => {
 
   it('answers uploadLimitReached with the counts once the daily limit is used', async () => {
     const data = await corpus('txt/en-subtitle-utf16le-bom.txt');
-    for (let i = 0; i < 4; i++) expect((await uploadFile(t, '/api/book/upload', { name: 's.txt', data }, token, {}, '10.0.0.4')).code).toBe(0);
+    for (let i = 0; i < 4; i++)
+      expect((await uploadFile(t, '/api/book/upload', { name: 's.txt', data }, token, {}, '10.0.0.4')).code).toBe(0);
     const over = await uploadFile(t, '/api/book/upload', { name: 's.txt', data }, token, {}, '10.0.0.4');
     expect(over.status).toBe(429);
     expect(over.data).toMatchObject({ key: 'uploadLimitReached', today: 4, dailyLimit: 4, monthlyLimit: 50 });
@@ -72,11 +101,23 @@ describe('the staged pipeline (Path B)', () => {
   afterAll(async () => t?.close());
 
   it('turns an EPUB into a book, stage by stage, and puts it in the personal library', async () => {
-    const upload = await uploadFile(t, '/api/book/upload', { name: 'kusamakura.epub', data: await corpus('epub/ja-kusamakura-epub3-vertical.epub') }, token);
+    const upload = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'kusamakura.epub', data: await corpus('epub/ja-kusamakura-epub3-vertical.epub') },
+      token,
+    );
     expect(upload.data.format).toBe('epub');
     const saved = await t.call('POST', '/api/book/saveNew', {
       token,
-      body: { fileId: upload.data.fileId, bookName: 'kusamakura', bookAuthor: '', bookDescribe: '草枕', bookStatus: 1, language: 'zh' },
+      body: {
+        fileId: upload.data.fileId,
+        bookName: 'kusamakura',
+        bookAuthor: '',
+        bookDescribe: '草枕',
+        bookStatus: 1,
+        language: 'zh',
+      },
     });
     expect(saved.code).toBe(0);
     const requestId = saved.data.requestId;
@@ -84,7 +125,9 @@ describe('the staged pipeline (Path B)', () => {
     const early = await t.call('GET', `/api/book/languageDetection?requestId=${requestId}`, { token });
     expect(early.status).toBe(409);
     expect(early.data.key).toBe('stageNotReady');
-    expect((await t.call('GET', `/api/book/analysis?requestId=${requestId}`, { token: other })).data.key).toBe('notFound');
+    expect((await t.call('GET', `/api/book/analysis?requestId=${requestId}`, { token: other })).data.key).toBe(
+      'notFound',
+    );
 
     const parsed = await pollStage(t, `/api/book/analysis?requestId=${requestId}`, token);
     expect(parsed.data).toMatchObject({ stage: 'parsingFile', status: 'done' });
@@ -97,19 +140,45 @@ describe('the staged pipeline (Path B)', () => {
     expect(language.data).toMatchObject({ stage: 'detectingLanguage', status: 'done', result: { language: 'jp' } });
 
     // No translation engine yet: the stage fails clearly, and saving may go on with the original title.
-    const title = await pollStage(t, `/api/book/translationBookName?requestId=${requestId}&userLanguage=Chinese`, token);
-    expect(title.data).toMatchObject({ stage: 'translatingTitle', status: 'failed', message: "Failed to translate book's title", errorKey: 'translationUnavailable' });
+    const title = await pollStage(
+      t,
+      `/api/book/translationBookName?requestId=${requestId}&userLanguage=Chinese`,
+      token,
+    );
+    expect(title.data).toMatchObject({
+      stage: 'translatingTitle',
+      status: 'failed',
+      message: "Failed to translate book's title",
+      errorKey: 'translationUnavailable',
+    });
 
-    const done = await pollStage(t, `/api/book/saveBookById?requestId=${requestId}&bookName=${encodeURIComponent('草枕')}`, token);
+    const done = await pollStage(
+      t,
+      `/api/book/saveBookById?requestId=${requestId}&bookName=${encodeURIComponent('草枕')}`,
+      token,
+    );
     expect(done.data).toMatchObject({ stage: 'saving', status: 'done' });
     const bookCode = done.data.result.bookCode;
     expect(bookCode).toMatch(/^[a-z2-9]{12}$/);
 
     const library = await t.call('GET', '/api/book/user/library', { token });
     expect(library.data.total).toBe(1);
-    expect(library.data.items[0]).toMatchObject({ bookCode, bookName: '草枕', bookAuthor: 'Anonymous', bookDescribe: '草枕', bookStatus: 1, originalLanguage: 'jp', readLanguage: 'zh', isOwner: true, inLibrary: true, format: 'epub' });
+    expect(library.data.items[0]).toMatchObject({
+      bookCode,
+      bookName: '草枕',
+      bookAuthor: 'Anonymous',
+      bookDescribe: '草枕',
+      bookStatus: 1,
+      originalLanguage: 'jp',
+      readLanguage: 'zh',
+      isOwner: true,
+      inLibrary: true,
+      format: 'epub',
+    });
 
-    const detail = await t.call('GET', `/api/book/user/getBookByCode?bookCode=${bookCode}&readLanguage=English`, { token });
+    const detail = await t.call('GET', `/api/book/user/getBookByCode?bookCode=${bookCode}&readLanguage=English`, {
+      token,
+    });
     expect(detail.data.chapters.length).toBeGreaterThanOrEqual(13);
     expect(detail.data.readLanguage).toBe('en');
 
@@ -119,21 +188,41 @@ describe('the staged pipeline (Path B)', () => {
   });
 
   it('fails the parse stage of a broken file with its reason, and Retry runs it again', async () => {
-    const upload = await uploadFile(t, '/api/book/upload', { name: 'moby.epub', data: await corpus('bad/truncated-moby-dick.epub') }, token);
+    const upload = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'moby.epub', data: await corpus('bad/truncated-moby-dick.epub') },
+      token,
+    );
     expect(upload.code).toBe(0);
-    const saved = await t.call('POST', '/api/book/saveNew', { token, body: { fileId: upload.data.fileId, bookName: 'Moby', bookStatus: 0 } });
+    const saved = await t.call('POST', '/api/book/saveNew', {
+      token,
+      body: { fileId: upload.data.fileId, bookName: 'Moby', bookStatus: 0 },
+    });
     const url = `/api/book/analysis?requestId=${saved.data.requestId}`;
     const failed = await pollStage(t, url, token);
-    expect(failed.data).toMatchObject({ stage: 'parsingFile', status: 'failed', message: 'Failed to parse the file', errorKey: 'fileCorrupted' });
+    expect(failed.data).toMatchObject({
+      stage: 'parsingFile',
+      status: 'failed',
+      message: 'Failed to parse the file',
+      errorKey: 'fileCorrupted',
+    });
     const retried = await t.call('POST', `/api/book/upload/retry?requestId=${saved.data.requestId}`, { token });
     expect(retried.data.status).toBe('running');
     expect((await pollStage(t, url, token)).data.status).toBe('failed');
   });
 
   it('validates the saved information', async () => {
-    expect((await t.call('POST', '/api/book/saveNew', { token, body: { fileId: 'nope', bookName: 'x' } })).data.key).toBe('fileMissing');
-    expect((await t.call('POST', '/api/book/saveNew', { token, body: { fileId: 'nope', bookName: '' } })).data.key).toBe('badRequest');
-    expect((await t.call('POST', '/api/book/saveNew', { token, body: { fileId: 'nope', bookName: 'x', bookStatus: 7 } })).data.key).toBe('badRequest');
+    expect(
+      (await t.call('POST', '/api/book/saveNew', { token, body: { fileId: 'nope', bookName: 'x' } })).data.key,
+    ).toBe('fileMissing');
+    expect(
+      (await t.call('POST', '/api/book/saveNew', { token, body: { fileId: 'nope', bookName: '' } })).data.key,
+    ).toBe('badRequest');
+    expect(
+      (await t.call('POST', '/api/book/saveNew', { token, body: { fileId: 'nope', bookName: 'x', bookStatus: 7 } }))
+        .data.key,
+    ).toBe('badRequest');
   });
 });
 
@@ -147,10 +236,20 @@ describe('one-shot processing (Path A) and durability', () => {
   afterAll(async () => t?.close());
 
   it('runs every stage after /book/save/{id} and tolerates the missing title translation', async () => {
-    const upload = await uploadFile(t, '/api/book/upload2', { name: 'pride.txt', data: await corpus('txt/en-pride-and-prejudice-cp1252-crlf.txt') }, token);
+    const upload = await uploadFile(
+      t,
+      '/api/book/upload2',
+      { name: 'pride.txt', data: await corpus('txt/en-pride-and-prejudice-cp1252-crlf.txt') },
+      token,
+    );
     expect(upload.data.id).toBe(upload.data.fileId);
     const saved = await uploadFile(t, `/api/book/save/${upload.data.id}`, undefined, token, {
-      data: JSON.stringify({ bookName: 'Pride and Prejudice', bookAuthor: 'Jane Austen', bookStatus: 0, language: 'zh' }),
+      data: JSON.stringify({
+        bookName: 'Pride and Prejudice',
+        bookAuthor: 'Jane Austen',
+        bookStatus: 0,
+        language: 'zh',
+      }),
     });
     expect(saved.code).toBe(0);
     const deadline = Date.now() + 60_000;
@@ -162,7 +261,12 @@ describe('one-shot processing (Path A) and durability', () => {
     expect(state).toMatchObject({ stage: 'completed', status: 'done' });
 
     const list = await t.call('GET', '/api/book/user/list', { token });
-    expect(list.data[0]).toMatchObject({ bookName: 'Pride and Prejudice', bookAuthor: 'Jane Austen', bookStatus: 0, originalLanguage: 'en' });
+    expect(list.data[0]).toMatchObject({
+      bookName: 'Pride and Prejudice',
+      bookAuthor: 'Jane Austen',
+      bookStatus: 0,
+      originalLanguage: 'en',
+    });
     expect(list.data[0].chapterCount).toBeGreaterThanOrEqual(61);
     expect(list.data[0].pageCount).toBeGreaterThan(list.data[0].chapterCount);
   });

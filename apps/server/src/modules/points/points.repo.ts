@@ -69,7 +69,7 @@ export async function recentLedger(
   if (options.type) base = base.where('type', '=', options.type);
   const [rows, count] = await Promise.all([
     base
-      .select(['id', 'type', 'points', 'balance_before', 'reason', 'detail', 'created_at'])
+      .select([sql<string>`id::text`.as('id'), 'type', 'points', 'balance_before', 'reason', 'detail', 'created_at'])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(options.limit)

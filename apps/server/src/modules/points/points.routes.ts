@@ -25,7 +25,12 @@ export const pointsRoutes: FastifyPluginAsyncZod<{ db: Db; guards: Guards }> = a
     async (request) => {
       const { user } = authOf(request);
       const { page, pageSize, type } = request.query;
-      const ledger = await recentLedger(db, user.id, { days: POINTS_HISTORY_DAYS, type, limit: pageSize, offset: (page - 1) * pageSize });
+      const ledger = await recentLedger(db, user.id, {
+        days: POINTS_HISTORY_DAYS,
+        type,
+        limit: pageSize,
+        offset: (page - 1) * pageSize,
+      });
       return ok({
         items: ledger.rows.map((r) => {
           const before = Number(r.balance_before);

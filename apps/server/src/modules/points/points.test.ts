@@ -15,15 +15,25 @@ describe('points history', () => {
   it('lists the last 30 days with points before and after, newest first', async () => {
     const db = t.running.infra.db;
     const user = await db.selectFrom('users').select('id').where('account', '=', 'saver').executeTakeFirstOrThrow();
-    await db.transaction().execute((trx) => new PointsRepo().credit(trx, { userId: user.id, points: 120, reason: 'adminGrant' }));
+    await db
+      .transaction()
+      .execute((trx) => new PointsRepo().credit(trx, { userId: user.id, points: 120, reason: 'adminGrant' }));
     // An entry older than 30 days is not shown.
-    await db.transaction().execute((trx) => new PointsRepo().credit(trx, { userId: user.id, points: 7, reason: 'old' }));
+    await db
+      .transaction()
+      .execute((trx) => new PointsRepo().credit(trx, { userId: user.id, points: 7, reason: 'old' }));
     await sql`UPDATE points_ledger SET created_at = now() - interval '31 days' WHERE reason = 'old'`.execute(db);
 
     const res = await t.call('GET', '/api/integral/record/list', { token });
     expect(res.code).toBe(0);
     expect(res.data).toMatchObject({ total: 2, balance: 627, income: 620, expenditure: 0, page: 1 });
-    expect(res.data.items[0]).toMatchObject({ type: 'income', points: 120, pointsBefore: 500, pointsAfter: 620, reason: 'adminGrant' });
+    expect(res.data.items[0]).toMatchObject({
+      type: 'income',
+      points: 120,
+      pointsBefore: 500,
+      pointsAfter: 620,
+      reason: 'adminGrant',
+    });
     expect(res.data.items[1]).toMatchObject({ type: 'income', points: 500, pointsBefore: 0, reason: 'signupBonus' });
 
     expect((await t.call('GET', '/api/integral/record/list?type=expenditure', { token })).data.items).toEqual([]);

@@ -1,0 +1,163 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import type { BookBlocksTable, BookTranslationsTable } from '../../db/schema.ts';
+
+export type BlockRow = Selectable<BookBlocksTable>;
+export type TranslationRow = Selectable<BookTranslationsTable>;
+
+/** Block types that are read as text and so translated. */
+export const TRANSLATABLE = ['heading', 'paragraph', 'quote', 'listItem', 'footnote', 'table'] as const;
+
+/** A pending translation whose worker has not touched it for this long is claimed again. */
+const STALE_CLAIM = sql`interval '2 minutes'`;
+
+/** The only place with SQL about book pages and their translations. */
+export class ReaderRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  pageBlocks(bookId: number, page: number): Promise<BlockRow[]> {
+    return this.db
+      .selectFrom('book_blocks')
+      .selectAll()
+      .where('book_id', '=', bookId)
+      .where('page', '=', page)
+      .orderBy('seq')
+      .execute();
+  }
+
+  async chapterOf(bookId: number, index: number): Promise<{ idx: number; title: string } | undefined> {
+    return this.db
+      .selectFrom('book_chapters')
+      .select(['idx', 'title'])
+      .where('book_id', '=', bookId)
+      .where('idx', '=', index)
+      .executeTakeFirst();
+  }
+
+  translations(bookId: number, lang: string, seqs: number[]): Promise<TranslationRow[]> {
+    if (seqs.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('book_translations')
+      .selectAll()
+      .where('book_id', '=', bookId)
+      .where('target_lang', '=', lang)
+      .where('seq', 'in', seqs)
+      .execute();
+  }
+
+  /** Marks blocks as wanted (pending) unless they already have a row. */
+  async requestPending(bookId: number, lang: string, seqs: number[], userId: number): Promise<number> {
+    if (seqs.length === 0) return 0;
+    const result = await this.db
+      .insertInto('book_translations')
+      .values(
+        seqs.map((seq) => ({
+          book_id: bookId,
+          target_lang: lang,
+          seq,
+          status: 'pending' as const,
+          requested_by: userId,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['book_id', 'target_lang', 'seq']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+
+  /** Puts failed blocks back to pending (the reader's Retry). */
+  async retryFailed(bookId: number, lang: string, seqs: number[], userId: number): Promise<number> {
+    if (seqs.length === 0) return 0;
+    const result = await this.db
+      .updateTable('book_translations')
+      .set({ status: 'pending', error: null, attempts: 0, requested_by: userId, updated_at: new Date() })
+      .where('book_id', '=', bookId)
+      .where('target_lang', '=', lang)
+      .where('seq', 'in', seqs)
+      .where('status', '=', 'failed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** True when some pending block of the page was claimed long ago and never finished (a dead worker). */
+  async hasStalePending(bookId: number, lang: string, seqs: number[]): Promise<boolean> {
+    if (seqs.length === 0) return false;
+    const row = await this.db
+      .selectFrom('book_translations')
+      .select('seq')
+      .where('book_id', '=', bookId)
+      .where('target_lang', '=', lang)
+      .where('seq', 'in', seqs)
+      .where('status', '=', 'pending')
+      .where('attempts', '>', 0)
+      .where('updated_at', '<', sql<Date>`now() - ${STALE_CLAIM}`)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Claims the page's pending blocks for one worker: unclaimed ones, or ones whose claim went stale.
+   * Two workers on the same page split nothing twice.
+   */
+  async claimPending(
+    bookId: number,
+    lang: string,
+    page: number,
+  ): Promise<(BlockRow & { requested_by: number | null })[]> {
+    const claimed = await sql<{ seq: number; requested_by: number | null }>`
+      UPDATE book_translations t SET attempts = t.attempts + 1, updated_at = now()
+      FROM book_blocks b
+      WHERE t.book_id = ${bookId} AND t.target_lang = ${lang} AND t.status = 'pending'
+        AND b.book_id = t.book_id AND b.seq = t.seq AND b.page = ${page}
+        AND (t.attempts = 0 OR t.updated_at < now() - ${STALE_CLAIM})
+      RETURNING t.seq, t.requested_by`.execute(this.db);
+    if (claimed.rows.length === 0) return [];
+    const by = new Map(claimed.rows.map((r) => [r.seq, r.requested_by]));
+    const blocks = await this.db
+      .selectFrom('book_blocks')
+      .selectAll()
+      .where('book_id', '=', bookId)
+      .where('seq', 'in', [...by.keys()])
+      .orderBy('seq')
+      .execute();
+    return blocks.map((b) => ({ ...b, requested_by: by.get(b.seq) ?? null }));
+  }
+
+  async saveDone(
+    bookId: number,
+    lang: string,
+    rows: { seq: number; translation: string; engine: string; model: string; fromMemory: boolean }[],
+  ): Promise<void> {
+    for (const row of rows) {
+      await this.db
+        .updateTable('book_translations')
+        .set({
+          status: 'done',
+          translation: row.translation,
+          engine: row.engine,
+          model: row.model,
+          from_memory: row.fromMemory,
+          error: null,
+          updated_at: new Date(),
+        })
+        .where('book_id', '=', bookId)
+        .where('target_lang', '=', lang)
+        .where('seq', '=', row.seq)
+        .execute();
+    }
+  }
+
+  async saveFailed(bookId: number, lang: string, seqs: number[], error: string): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.db
+      .updateTable('book_translations')
+      .set({ status: 'failed', error: error.slice(0, 500), updated_at: new Date() })
+      .where('book_id', '=', bookId)
+      .where('target_lang', '=', lang)
+      .where('seq', 'in', seqs)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+}

@@ -1,0 +1,125 @@
+import { findLanguage, PageData, PageQuery } from '@yidu/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../context.ts';
+import { envelopeOf, ok } from '../../http/envelope.ts';
+import type { Notifier } from '../../lib/notifier.ts';
+import { authOf, type Guards } from '../../plugins/auth.ts';
+import { translationTopic } from './reader.service.ts';
+
+const tags = ['reader'];
+const security = [{ bearer: [] }];
+const HEARTBEAT_MS = 15_000;
+/** A safety net under LISTEN/NOTIFY: the stream also looks at the database this often. */
+const POLL_MS = 3_000;
+const STREAM_LIMIT_MS = 5 * 60_000;
+
+export const readerRoutes: FastifyPluginAsyncZod<{
+  services: Services;
+  guards: Guards;
+  notifier: Notifier | undefined;
+}> = async (app, { services, guards, notifier }) => {
+  const { reader } = services;
+  app.addHook('onRequest', guards.requireUser);
+
+  app.get(
+    '/reader/getPageData',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'A reader page (from 1) with its blocks and their translations; starts translating what is missing and prepares the next page. Poll again, or subscribe to /reader/events, for the rest.',
+        querystring: PageQuery,
+        response: { 200: envelopeOf(PageData) },
+      },
+    },
+    async (request) => {
+      const { bookCode, language, page, confirm, retry } = request.query;
+      return ok(
+        await reader.pageData(authOf(request).user, bookCode, language, page, {
+          confirm,
+          retry: retry?.split(',').filter(Boolean),
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/reader/events',
+    {
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        security,
+        summary:
+          'Server-sent events for a page: `block` {id, status, translation} as each translation finishes, then `complete` {charge} — read it with fetch() streaming (it needs the Authorization header)',
+        querystring: PageQuery,
+      },
+    },
+    async (request, reply) => {
+      const { user } = authOf(request);
+      const { bookCode, language, page, confirm } = request.query;
+      // Validates access and starts any missing work exactly like getPageData.
+      const initial = await reader.pageData(user, bookCode, language, page, { confirm });
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
+      const waiting = new Set(initial.blocks.filter((b) => b.status === 'pending').map((b) => b.id));
+      let closed = false;
+      let checking: Promise<void> | undefined;
+      const cleanup: (() => void)[] = [];
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        cleanup.forEach((f) => f());
+        raw.end();
+      };
+      const check = () =>
+        (checking ??= (async () => {
+          try {
+            const now = await reader.pageData(user, bookCode, language, page, { confirm: true });
+            for (const block of now.blocks) {
+              if (waiting.has(block.id) && block.status !== 'pending') {
+                waiting.delete(block.id);
+                send('block', { id: block.id, status: block.status, translation: block.translation });
+              }
+            }
+            if (waiting.size === 0) {
+              send('complete', { charge: now.charge });
+              finish();
+            }
+          } catch (error) {
+            request.log.warn({ err: error }, 'page stream check failed');
+          } finally {
+            checking = undefined;
+          }
+        })());
+
+      if (waiting.size === 0) {
+        send('complete', { charge: initial.charge });
+        finish();
+        return;
+      }
+      const book = await services.books.view(user, bookCode);
+      const code = findLanguage(language)!.code;
+      if (notifier) cleanup.push(notifier.subscribe(translationTopic(book.book.id, code), () => void check()));
+      const poll = setInterval(() => void check(), POLL_MS);
+      const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      const limit = setTimeout(finish, STREAM_LIMIT_MS);
+      cleanup.push(
+        () => clearInterval(poll),
+        () => clearInterval(heartbeat),
+        () => clearTimeout(limit),
+      );
+      raw.on('close', finish);
+      void check();
+    },
+  );
+};

@@ -1,0 +1,306 @@
+import { findLanguage, type LanguageCode, type PageBlock, type PageData } from '@yidu/shared';
+import type { UserRow } from '../../db/schema.ts';
+import { fail } from '../../http/errors.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { notify } from '../../lib/notifier.ts';
+import type { Db } from '../../db/client.ts';
+import type { BooksService } from '../books/books.service.ts';
+import type { PointsService } from '../points/points.service.ts';
+import type { TranslationService } from '../translation/translation.service.ts';
+import { escapeText, sourceHash } from '../translation/translation.service.ts';
+import { ReaderRepo, TRANSLATABLE, type BlockRow, type TranslationRow } from './reader.repo.ts';
+
+/** Topic of the event announcing finished translations of a book in a language. */
+export const translationTopic = (bookId: number, lang: string) => `tr:${bookId}:${lang}`;
+
+/** The first batch holds one block, so the first paragraph reaches the reader after one engine round trip. */
+const FIRST_BATCH = 1;
+const BATCH_BLOCKS = 12;
+
+interface Deps {
+  db: Db;
+  books: BooksService;
+  translation: TranslationService;
+  points: PointsService;
+  queue: JobQueue;
+  logger: Logger;
+}
+
+const isTranslatable = (block: BlockRow) =>
+  (TRANSLATABLE as readonly string[]).includes(block.type) && block.text.trim() !== '';
+/** What is sent to the engine: the inline markup when the block has some, else escaped text. */
+const sourceOf = (block: BlockRow) => block.html ?? escapeText(block.text);
+
+/**
+ * Reader pages with their translations. Asking for a page starts the translation of its missing
+ * blocks (a durable job) and prepares the next page; the answer holds what is finished so far, and
+ * the stream announces the rest. A page is charged once per reader and language, when it is complete.
+ */
+export class ReaderService {
+  private readonly d: Deps;
+  readonly repo: ReaderRepo;
+  constructor(deps: Deps) {
+    this.d = deps;
+    this.repo = new ReaderRepo(deps.db);
+  }
+
+  async pageData(
+    user: UserRow,
+    code: string,
+    language: string,
+    page: number,
+    options: { confirm?: boolean; retry?: string[] } = {},
+  ): Promise<PageData> {
+    const { book } = await this.d.books.view(user, code);
+    const target = findLanguage(language);
+    if (!target) throw fail('noSuchLanguage');
+    if (book.status !== 'ready' || page > book.page_count) throw fail('notFound', { pageCount: book.page_count });
+
+    const blocks = await this.repo.pageBlocks(book.id, page);
+    const translated = book.original_language !== target.code;
+    const wanted = translated ? blocks.filter(isTranslatable) : [];
+    let rows = await this.repo.translations(
+      book.id,
+      target.code,
+      wanted.map((b) => b.seq),
+    );
+
+    if (translated) {
+      const chargeKey = pageChargeKey(book.id, target.code, page);
+      const alreadyCharged = await this.d.points.charged(user.id, chargeKey);
+      const have = new Map(rows.map((r) => [r.seq, r]));
+      const missing = wanted.filter((b) => !have.has(b.seq));
+      const retry = options.retry?.length
+        ? wanted.filter((b) => options.retry!.includes(b.block_id) && have.get(b.seq)?.status === 'failed')
+        : [];
+      if ((missing.length > 0 || retry.length > 0) && !alreadyCharged) {
+        const quote = await this.quote(wanted, have, user.id);
+        this.d.points.assertCanPay(user, quote.points, options.confirm ?? false, {
+          characters: quote.characters,
+          action: 'translation',
+          page,
+        });
+      }
+      const added = await this.repo.requestPending(
+        book.id,
+        target.code,
+        missing.map((b) => b.seq),
+        user.id,
+      );
+      const retried = await this.repo.retryFailed(
+        book.id,
+        target.code,
+        retry.map((b) => b.seq),
+        user.id,
+      );
+      if (
+        added > 0 ||
+        retried > 0 ||
+        (await this.repo.hasStalePending(
+          book.id,
+          target.code,
+          wanted.map((b) => b.seq),
+        ))
+      ) {
+        await this.enqueue(book.id, target.code, page);
+      }
+      if (added > 0 || retried > 0)
+        rows = await this.repo.translations(
+          book.id,
+          target.code,
+          wanted.map((b) => b.seq),
+        );
+      await this.prepareAhead(book.id, target.code, page + 1, book.page_count, user.id);
+    }
+
+    const chapter = await this.repo.chapterOf(book.id, blocks[0]?.chapter_idx ?? 1);
+    const byseq = new Map(rows.map((r) => [r.seq, r]));
+    const images = await this.d.books.imageUrls(
+      book.id,
+      blocks.flatMap((b) => (b.image_id ? [b.image_id] : [])),
+    );
+    const out: PageData = {
+      page,
+      pageCount: book.page_count,
+      chapter: { index: chapter?.idx ?? 1, title: chapter?.title ?? '' },
+      blocks: blocks.map((b) =>
+        this.present(
+          b,
+          translated && isTranslatable(b) ? byseq.get(b.seq) : undefined,
+          translated && isTranslatable(b),
+          images,
+        ),
+      ),
+      translated,
+      charge: null,
+    };
+    if (translated) out.charge = await this.settle(user, book.id, code, target.code, page, wanted, byseq);
+    return out;
+  }
+
+  /** Charges a complete page once (fresh engine work and memory hits priced apart). */
+  async settle(
+    user: UserRow,
+    bookId: number,
+    code: string,
+    lang: string,
+    page: number,
+    wanted: BlockRow[],
+    rows: Map<number, TranslationRow>,
+  ): Promise<{ points: number; charged: boolean }> {
+    const key = pageChargeKey(bookId, lang, page);
+    const done = wanted.filter((b) => rows.get(b.seq)?.status === 'done');
+    const complete = wanted.every((b) => rows.get(b.seq)?.status === 'done' || rows.get(b.seq)?.status === 'failed');
+    const prices = await this.d.points.prices();
+    let fresh = 0;
+    let cached = 0;
+    for (const block of done) {
+      const row = rows.get(block.seq)!;
+      if (!row.from_memory && row.requested_by === user.id) fresh += block.text.length;
+      else cached += block.text.length;
+    }
+    const points = Math.ceil((fresh * prices.translation + cached * prices.translationCached) / 1000);
+    if (await this.d.points.charged(user.id, key)) return { points, charged: true };
+    if (!complete || points === 0) return { points, charged: false };
+    try {
+      await this.d.points.spend(user.id, {
+        points,
+        reason: 'translation',
+        idempotencyKey: key,
+        detail: { bookCode: code, page, language: lang, freshCharacters: fresh, cachedCharacters: cached },
+      });
+      return { points, charged: true };
+    } catch (error) {
+      // Read but not paid (the balance ran out meanwhile): the next page will ask for points first.
+      this.d.logger.info({ userId: user.id, bookId, page, err: error }, 'page charge failed');
+      return { points, charged: false };
+    }
+  }
+
+  private async quote(
+    wanted: BlockRow[],
+    have: Map<number, TranslationRow>,
+    userId: number,
+  ): Promise<{ points: number; characters: number }> {
+    const prices = await this.d.points.prices();
+    let fresh = 0;
+    let cached = 0;
+    for (const block of wanted) {
+      const row = have.get(block.seq);
+      if (row?.status === 'done' && (row.from_memory || row.requested_by !== userId)) cached += block.text.length;
+      else fresh += block.text.length;
+    }
+    return {
+      points: Math.ceil((fresh * prices.translation + cached * prices.translationCached) / 1000),
+      characters: fresh + cached,
+    };
+  }
+
+  private async prepareAhead(
+    bookId: number,
+    lang: string,
+    page: number,
+    pageCount: number,
+    userId: number,
+  ): Promise<void> {
+    if (page > pageCount) return;
+    const blocks = (await this.repo.pageBlocks(bookId, page)).filter(isTranslatable);
+    if (
+      (await this.repo.requestPending(
+        bookId,
+        lang,
+        blocks.map((b) => b.seq),
+        userId,
+      )) > 0
+    )
+      await this.enqueue(bookId, lang, page);
+  }
+
+  private async enqueue(bookId: number, lang: string, page: number): Promise<void> {
+    await this.d.queue.send('translate.page', { bookId, lang, page });
+  }
+
+  private present(
+    block: BlockRow,
+    row: TranslationRow | undefined,
+    translatable: boolean,
+    images: Map<string, string>,
+  ): PageBlock {
+    const status = !translatable ? 'done' : (row?.status ?? 'pending');
+    return {
+      id: block.block_id,
+      type: block.type,
+      text: block.text,
+      html: block.html,
+      translation: status === 'done' ? (row?.translation ?? null) : null,
+      status,
+      level: block.level,
+      imageUrl: block.image_id ? (images.get(block.image_id) ?? null) : null,
+      noteLabel: block.note_label,
+      noteRefs: block.note_refs,
+      pdfPage: block.pdf_page,
+    };
+  }
+
+  /**
+   * The worker's side: translates the claimed blocks of a page, memory first, then the engines in
+   * small concurrent batches (the first block alone, so that it arrives first), announcing each batch.
+   */
+  async translatePage(bookId: number, lang: string, page: number): Promise<void> {
+    const book = await this.d.books.repo.findBookById(bookId);
+    if (!book) return;
+    const claimed = (await this.repo.claimPending(bookId, lang, page)).filter(isTranslatable);
+    if (claimed.length === 0) return;
+    const from = (book.original_language ?? 'auto') as LanguageCode | 'auto';
+    const to = lang as LanguageCode;
+    const topic = translationTopic(bookId, lang);
+
+    const memory = await this.d.translation.fromMemory(claimed.map(sourceOf), from, to, book.glossary_version);
+    const hits = claimed.filter((b) => memory.has(sourceHashOf(b)));
+    if (hits.length > 0) {
+      await this.repo.saveDone(
+        bookId,
+        lang,
+        hits.map((b) => ({ seq: b.seq, ...memory.get(sourceHashOf(b))!, fromMemory: true })),
+      );
+      await notify(this.d.db, topic, { page, seqs: hits.map((b) => b.seq) });
+    }
+    const rest = claimed.filter((b) => !memory.has(sourceHashOf(b)));
+    const batches =
+      rest.length > 0 ? [rest.slice(0, FIRST_BATCH), ...chunk(rest.slice(FIRST_BATCH), BATCH_BLOCKS)] : [];
+    await Promise.all(
+      batches.map(async (batch) => {
+        try {
+          const results = await this.d.translation.translate(batch.map(sourceOf), from, to, {
+            glossaryVersion: book.glossary_version,
+          });
+          await this.repo.saveDone(
+            bookId,
+            lang,
+            batch.map((b, i) => ({ seq: b.seq, ...results[i]! })),
+          );
+        } catch (error) {
+          this.d.logger.warn({ bookId, lang, page, err: error }, 'translation batch failed');
+          await this.repo.saveFailed(
+            bookId,
+            lang,
+            batch.map((b) => b.seq),
+            (error as Error).message,
+          );
+        }
+        await notify(this.d.db, topic, { page, seqs: batch.map((b) => b.seq) });
+      }),
+    );
+  }
+}
+
+const sourceHashOf = (block: BlockRow) => sourceHash(sourceOf(block));
+
+export const pageChargeKey = (bookId: number, lang: string, page: number) => `page:${bookId}:${lang}:${page}`;
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import type { LanguageCode } from '@yidu/shared';
+import { sql } from 'kysely';
+import sanitizeHtml from 'sanitize-html';
+import type { Db } from '../../db/client.ts';
+import type { TranslationChain } from '../../engines/translation/resilient.ts';
+import { EngineError } from '../../engines/translation/errors.ts';
+import { fail } from '../../http/errors.ts';
+import type { Logger } from '../../lib/logger.ts';
+
+export interface Translated {
+  translation: string;
+  engine: string;
+  model: string;
+  fromMemory: boolean;
+}
+
+/** Same text, same key: whitespace differences do not make a new memory entry. */
+export const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
+export const sourceHash = (text: string): string => createHash('sha256').update(normalise(text)).digest('hex');
+
+/** What a translation may contain: the inline markup the parsers produce, nothing an engine could add. */
+export function cleanTranslation(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: ['em', 'strong', 'i', 'b', 'sup', 'sub', 'ruby', 'rt', 'rp', 'a', 'br', 'span'],
+    allowedAttributes: { a: ['href'] },
+    allowedSchemes: [],
+    allowedSchemesAppliedToAttributes: ['href'],
+    allowProtocolRelative: false,
+    exclusiveFilter: (frame) => frame.tag === 'a' && !(frame.attribs.href ?? '').startsWith('#'),
+  }).trim();
+}
+
+/**
+ * Translation with a memory shared by all users: every (normalised text, source, target, engine,
+ * model, glossary version) is translated once and reused, whoever asks for it next.
+ */
+export class TranslationService {
+  private readonly db: Db;
+  readonly chain: TranslationChain;
+  private readonly logger: Logger;
+
+  constructor(deps: { db: Db; chain: TranslationChain; logger: Logger }) {
+    this.db = deps.db;
+    this.chain = deps.chain;
+    this.logger = deps.logger;
+  }
+
+  /** Memory hits for the texts, preferring the engines in the chain's order. */
+  async fromMemory(texts: string[], from: string, to: string, glossaryVersion = 0): Promise<Map<string, Translated>> {
+    const hashes = [...new Set(texts.map(sourceHash))];
+    if (hashes.length === 0) return new Map();
+    const order = this.chain.engines.map((e) => e.name);
+    const rows = await sql<{ source_hash: string; translation: string; engine: string; model: string }>`
+      SELECT DISTINCT ON (source_hash) source_hash, translation, engine, model
+      FROM translation_memory
+      WHERE source_hash = ANY(${hashes}) AND source_lang = ${from} AND target_lang = ${to} AND glossary_version = ${glossaryVersion}
+      ORDER BY source_hash, coalesce(array_position(${order}::text[], engine), 999), id`.execute(this.db);
+    return new Map(
+      rows.rows.map((r) => [
+        r.source_hash,
+        { translation: r.translation, engine: r.engine, model: r.model, fromMemory: true },
+      ]),
+    );
+  }
+
+  async remember(
+    entries: { source: string; translation: string; engine: string; model: string }[],
+    from: string,
+    to: string,
+    glossaryVersion = 0,
+  ): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db
+      .insertInto('translation_memory')
+      .values(
+        entries.map((e) => ({
+          source_hash: sourceHash(e.source),
+          source_lang: from,
+          target_lang: to,
+          engine: e.engine,
+          model: e.model,
+          glossary_version: glossaryVersion,
+          translation: e.translation,
+          source_chars: e.source.length,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  /** Translates through the memory first, then the engines; new results go into the memory. */
+  async translate(
+    texts: string[],
+    from: LanguageCode | 'auto',
+    to: LanguageCode,
+    options: { glossaryVersion?: number; signal?: AbortSignal } = {},
+  ): Promise<Translated[]> {
+    const glossaryVersion = options.glossaryVersion ?? 0;
+    const memory = await this.fromMemory(texts, from, to, glossaryVersion);
+    const results: (Translated | undefined)[] = texts.map((t) => memory.get(sourceHash(t)));
+    const missing = texts.map((t, i) => ({ t, i })).filter(({ i }) => results[i] === undefined);
+    if (missing.length > 0) {
+      const output = await this.chain.translate({
+        texts: missing.map((m) => m.t),
+        from,
+        to,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const fresh = missing.map((m, k) => ({
+        source: m.t,
+        translation: cleanTranslation(output.texts[k] ?? ''),
+        engine: output.sources[k]?.engine ?? output.engine,
+        model: output.sources[k]?.model ?? output.model,
+      }));
+      await this.remember(
+        fresh.filter((f) => f.translation !== ''),
+        from,
+        to,
+        glossaryVersion,
+      );
+      fresh.forEach(
+        (f, k) =>
+          (results[missing[k]!.i] = {
+            translation: f.translation,
+            engine: f.engine,
+            model: f.model,
+            fromMemory: false,
+          }),
+      );
+    }
+    return results as Translated[];
+  }
+
+  /** A book title (plain text); engine failures become translationUnavailable. */
+  async translateTitle(title: string, from: string, to: string): Promise<string> {
+    try {
+      const [result] = await this.translate([escapeText(title)], from as LanguageCode | 'auto', to as LanguageCode);
+      return decodeEntities(sanitizeHtml(result!.translation, { allowedTags: [], allowedAttributes: {} }));
+    } catch (error) {
+      if (error instanceof EngineError) {
+        this.logger.warn({ engine: error.engine, kind: error.kind, err: error.message }, 'title translation failed');
+        throw fail('translationUnavailable', { engine: error.engine, reason: error.kind });
+      }
+      throw error;
+    }
+  }
+}
+
+export const escapeText = (text: string): string =>
+  text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+const decodeEntities = (text: string): string =>
+  text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
+  );
