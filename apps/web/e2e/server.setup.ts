@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startFakeMicrosoft } from '../../server/src/engines/translation/testing/fake-servers.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const ADMIN = { account: 'e2e-admin', password: 'E2eAdmin2026' };
@@ -22,6 +23,9 @@ async function freePort(): Promise<number> {
 /** Starts Yidu exactly as `npm start` does (after the build), on free ports and a fresh data directory. */
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-e2e-'));
+  // Translation is the one service outside the machine: a local server speaking Microsoft's protocol.
+  const translator = await startFakeMicrosoft();
+  translator.setBehaviour({ latencyMs: 120, perItemLatencyMs: 20 });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, ['apps/server/src/main.ts'], {
@@ -35,6 +39,7 @@ export default async function setup(project: TestProject) {
       EMBEDDED_PG_PORT: String(await freePort()),
       ADMIN_ACCOUNT: ADMIN.account,
       ADMIN_PASSWORD: ADMIN.password,
+      MICROSOFT_TRANSLATOR_ENDPOINT: translator.url,
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -58,6 +63,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
+    await translator.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 }
