@@ -23,6 +23,7 @@ import { mediaRoutes } from './modules/books/media.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
 import { readerRoutes } from './modules/reader/reader.routes.ts';
+import { aiRoutes } from './modules/ai/ai.routes.ts';
 import type { Notifier } from './lib/notifier.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
@@ -106,6 +107,7 @@ export async function buildApp(
       await api.register(booksRoutes, { services, guards });
       await api.register(pointsRoutes, { db: infra.db, guards });
       await api.register(readerRoutes, { services, guards, notifier });
+      await api.register(aiRoutes, { services, guards });
       await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
     },
     { prefix: '/api' },

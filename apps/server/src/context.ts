@@ -13,6 +13,8 @@ import { createTranslationChain } from './engines/translation/registry.ts';
 import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
 import { TranslationService } from './modules/translation/translation.service.ts';
+import { AiService } from './modules/ai/ai.service.ts';
+import { createLlmClient } from './engines/llm/openai-compatible.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { CodesRepo } from './modules/auth/codes.repo.ts';
 import { InvitesRepo } from './modules/auth/invites.repo.ts';
@@ -42,6 +44,7 @@ export interface Services {
   points: PointsService;
   translation: TranslationService;
   reader: ReaderService;
+  ai: AiService;
   limiter: RateLimiter;
   signer: UrlSigner;
 }
@@ -89,6 +92,13 @@ export function createServices(infra: Infrastructure): Services {
     points: pointsService,
     translation,
     reader,
+    ai: new AiService({
+      db: infra.db,
+      books,
+      points: pointsService,
+      logger: infra.logger,
+      llm: infra.config.llm ? createLlmClient({ baseUrl: infra.config.llm.baseUrl, model: infra.config.llm.model, timeoutMs: 60_000, ...(infra.config.llm.apiKey ? { apiKey: infra.config.llm.apiKey } : {}) }) : undefined,
+    }),
     limiter,
     signer,
   };

@@ -55,6 +55,7 @@ export const ERRORS = {
   insufficientPoints: { status: 402, message: 'Not enough points' },
   pointsConfirmationRequired: { status: 409, message: 'Please confirm the points charge' },
   aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },
+  aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -5,3 +5,4 @@ export * from './validation.ts';
 export * from './auth.ts';
 export * from './books.ts';
 export * from './reader.ts';
+export * from './ai.ts';

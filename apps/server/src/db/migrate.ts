@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-books.ts';
 import * as m0003 from './migrations/0003-translation.ts';
+import * as m0004 from './migrations/0004-ai.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-books': m0002,
   '0003-translation': m0003,
+  '0004-ai': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -262,6 +262,15 @@ export interface PricesTable {
   updated_by: number | null;
 }
 
+export interface AiAnnotationsTable {
+  book_id: number;
+  page: number;
+  lang: string;
+  model: string;
+  notes: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -281,6 +290,7 @@ export interface Database {
   translation_memory: TranslationMemoryTable;
   book_translations: BookTranslationsTable;
   prices: PricesTable;
+  ai_annotations: AiAnnotationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** The AI reading aids (SPEC §1 Reading); each is a priced action of the points table. */
+export const AI_FEATURES = ['annotation', 'explanation', 'advancedExplanation', 'restatement', 'search'] as const;
+export type AiFeature = (typeof AI_FEATURES)[number];
+
+const Common = {
+  bookCode: z.string().min(1).max(40),
+  /** The reader's language: answers are written in it (a code or an English name). */
+  language: z.string().min(1).max(40),
+  /** 'deductAfterConfirmation' users confirm the quoted price. */
+  confirm: z.boolean().optional(),
+  /** A retried request with the same id is charged once. */
+  requestId: z.string().min(8).max(64).optional(),
+  /** false: one JSON answer instead of server-sent events. */
+  stream: z.boolean().default(true),
+};
+
+/** Explanation or advanced explanation of a selection, with its paragraph as context. */
+export const ExplainBody = z.object({
+  ...Common,
+  blockId: z.string().min(1).max(40),
+  selection: z.string().trim().min(1).max(2000),
+  advanced: z.boolean().default(false),
+});
+export type ExplainBody = z.infer<typeof ExplainBody>;
+
+export const RESTATEMENT_LEVELS = ['simple', 'intermediate', 'advanced'] as const;
+export const RestateBody = z.object({
+  ...Common,
+  blockId: z.string().min(1).max(40),
+  selection: z.string().trim().min(1).max(4000),
+  /** How simple the rewording is: simple ≈ CEFR A2 / HSK 3, intermediate ≈ B1-B2, advanced ≈ C1. */
+  level: z.enum(RESTATEMENT_LEVELS).default('simple'),
+});
+export type RestateBody = z.infer<typeof RestateBody>;
+
+/** Final JSON answer of explain/restate (and the `done` event of their stream). */
+export const AiAnswer = z.object({
+  text: z.string(),
+  charge: z.object({ points: z.number(), charged: z.boolean() }),
+});
+export type AiAnswer = z.infer<typeof AiAnswer>;
+
+export const ANNOTATION_KINDS = ['word', 'name', 'idiom', 'allusion', 'grammar', 'other'] as const;
+export const AiAnnotation = z.object({
+  blockId: z.string(),
+  /** The words in the original text the note is about, as they appear there. */
+  term: z.string(),
+  kind: z.enum(ANNOTATION_KINDS),
+  note: z.string(),
+  /** Character offsets of `term` in the block's text, or -1 when not found verbatim. */
+  start: z.number(),
+  end: z.number(),
+});
+export type AiAnnotation = z.infer<typeof AiAnnotation>;
+
+export const AnnotateBody = z.object({
+  bookCode: Common.bookCode,
+  language: Common.language,
+  page: z.number().int().min(1),
+  confirm: Common.confirm,
+});
+export const AnnotateResult = z.object({
+  annotations: z.array(AiAnnotation),
+  charge: z.object({ points: z.number(), charged: z.boolean() }),
+});
+export type AnnotateResult = z.infer<typeof AnnotateResult>;
+
+export const SearchBody = z.object({
+  bookCode: Common.bookCode,
+  language: Common.language,
+  query: z.string().trim().min(1).max(500),
+  /** Also ask the AI for an answer grounded in the passages found (priced). */
+  ai: z.boolean().default(false),
+  confirm: Common.confirm,
+});
+export const SearchHit = z.object({
+  blockId: z.string(),
+  page: z.number(),
+  chapterTitle: z.string(),
+  /** The matching passage (original text; the translation when the match is in it). */
+  snippet: z.string(),
+  inTranslation: z.boolean(),
+});
+export const SearchResult = z.object({
+  hits: z.array(SearchHit),
+  /** The AI's answer; `[n]` in the text refers to citations[n-1]. */
+  answer: z
+    .object({
+      text: z.string(),
+      citations: z.array(z.object({ n: z.number(), blockId: z.string(), page: z.number() })),
+    })
+    .nullable(),
+  charge: z.object({ points: z.number(), charged: z.boolean() }).nullable(),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
