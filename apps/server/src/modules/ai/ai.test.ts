@@ -63,12 +63,15 @@ async function seedChineseBook(t: TestApp, owner: string): Promise<string> {
   return book.code;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever the events hold
+type EventData = any;
+
 async function sse(
   t: TestApp,
   path: string,
   token: string,
   body: unknown,
-): Promise<{ status: number; events: { event: string; data: any }[] }> {
+): Promise<{ status: number; events: { event: string; data: EventData }[] }> {
   if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (t.app.server.address() as { port: number }).port;
   return new Promise((resolve, reject) => {
