@@ -1,0 +1,147 @@
+/**
+ * tesseract.js engine. Trained data comes from the @tesseract.js-data packages on disk: nothing is
+ * downloaded at run time. One worker per language set is kept and reused (start-up costs ~0.5 s).
+ */
+import { mkdirSync, existsSync, symlinkSync, copyFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { createWorker } from 'tesseract.js';
+import type Tesseract from 'tesseract.js';
+import { ParseError } from '../parsers/errors.ts';
+import type { OcrEngine, OcrLine, OcrResult } from './types.ts';
+
+/** Reading-language code → tesseract traineddata name, for the data packages we ship. */
+export const TESSERACT_LANGUAGES: Record<string, string> = { en: 'eng', zh: 'chi_sim' };
+
+const require = createRequire(import.meta.url);
+
+/** tesseract.js wants every traineddata in one folder; each data package has its own, so link them. */
+function prepareLangPath(): string {
+  const dir = path.join(os.tmpdir(), 'yidu-tesseract', 'lang');
+  mkdirSync(dir, { recursive: true });
+  for (const lang of Object.values(TESSERACT_LANGUAGES)) {
+    const target = path.join(dir, `${lang}.traineddata.gz`);
+    if (existsSync(target)) continue;
+    const pkg = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
+    const source = path.join(pkg, '4.0.0_best_int', `${lang}.traineddata.gz`);
+    try {
+      symlinkSync(source, target);
+    } catch {
+      copyFileSync(source, target);
+    }
+  }
+  return dir;
+}
+
+const HAN_GAP =
+  /([\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]) +(?=[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])/g;
+
+/** Chinese models put spaces between Han characters; remove them. */
+export function removeHanSpaces(text: string): string {
+  return text.replace(HAN_GAP, '$1');
+}
+
+const MIN_WORD_CONFIDENCE = 50;
+const MIN_LINE_CONFIDENCE = 55;
+
+/**
+ * Illustrations next to text produce junk "words" on the same lines. Trim low-confidence words from both
+ * ends of a line and drop lines that are mostly junk.
+ */
+export function cleanLine(words: { text: string; confidence: number }[]): string {
+  let start = 0;
+  let end = words.length;
+  const wordlike = (w: { text: string }) => /^[("“‘']?[\p{L}\p{N}][\p{L}\p{N}'’.,;:!?—-]*[)"”’]?$/u.test(w.text);
+  const weak = (w: { text: string; confidence: number }) => w.confidence < MIN_WORD_CONFIDENCE || !wordlike(w);
+  // Cut a junk cluster (a symbol, or two weak words in a row) in the first part of the line.
+  for (let i = Math.floor(words.length * 0.6); i >= 0; i--) {
+    const w = words[i];
+    if (w && (!wordlike(w) || (i > 0 && weak(w) && weak(words[i - 1]!)))) {
+      start = i + 1;
+      break;
+    }
+  }
+  while (start < end && weak(words[start]!)) start++;
+  while (end > start && weak(words[end - 1]!)) end--;
+  const kept = words.slice(start, end);
+  if (!kept.length) return '';
+  const mean = kept.reduce((s, w) => s + w.confidence, 0) / kept.length;
+  if (mean < MIN_LINE_CONFIDENCE) return '';
+  if (!kept.some((w) => w.confidence >= 60 && /[\p{L}\p{N}]/u.test(w.text))) return '';
+  return removeHanSpaces(kept.map((w) => w.text).join(' '));
+}
+
+export class TesseractEngine implements OcrEngine {
+  readonly name = 'tesseract';
+  readonly languages = Object.keys(TESSERACT_LANGUAGES);
+  private workers = new Map<string, Promise<Tesseract.Worker>>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private worker(langs: string[]): Promise<Tesseract.Worker> {
+    const key = langs.join('+');
+    let worker = this.workers.get(key);
+    if (!worker) {
+      const langPath = prepareLangPath();
+      const cachePath = path.join(os.tmpdir(), 'yidu-tesseract', 'cache');
+      mkdirSync(cachePath, { recursive: true });
+      worker = createWorker(langs, 1, { langPath, cachePath, gzip: true, cacheMethod: 'none' });
+      this.workers.set(key, worker);
+      worker.catch(() => this.workers.delete(key));
+    }
+    return worker;
+  }
+
+  async recognize(png: Buffer, languages: string[]): Promise<OcrResult> {
+    const wanted = languages.length ? languages : ['en'];
+    const missing = wanted.filter((l) => !TESSERACT_LANGUAGES[l]);
+    if (missing.length) {
+      throw new ParseError('ocrUnavailable', `No OCR model for ${missing.join(', ')}`);
+    }
+    const langs = [...new Set(wanted.map((l) => TESSERACT_LANGUAGES[l]!))];
+    // One recognition at a time per engine: tesseract workers are single-threaded anyway.
+    const run = this.queue.then(async () => {
+      const worker = await this.worker(langs);
+      const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
+      return data;
+    });
+    this.queue = run.catch(() => undefined);
+    const data = await run;
+    const lines: OcrLine[] = [];
+    const paragraphs: string[] = [];
+    for (const block of data.blocks ?? []) {
+      for (const para of block.paragraphs) {
+        const paraLines: string[] = [];
+        for (const line of para.lines) {
+          const text = cleanLine(line.words);
+          if (!text) continue;
+          paraLines.push(text);
+          lines.push({ text, confidence: line.confidence, bbox: line.bbox });
+        }
+        if (paraLines.length) paragraphs.push(paraLines.join('\n'));
+      }
+    }
+    const text = paragraphs.length ? paragraphs.join('\n\n') : removeHanSpaces(data.text ?? '');
+    return { text, confidence: data.confidence ?? 0, lines };
+  }
+
+  async dispose(): Promise<void> {
+    const workers = [...this.workers.values()];
+    this.workers.clear();
+    await Promise.all(workers.map(async (w) => (await w.catch(() => undefined))?.terminate()));
+  }
+}
+
+let shared: TesseractEngine | undefined;
+
+/** The process-wide engine; call disposeSharedOcrEngine() at shutdown. */
+export function getSharedOcrEngine(): TesseractEngine {
+  shared ??= new TesseractEngine();
+  return shared;
+}
+
+export async function disposeSharedOcrEngine(): Promise<void> {
+  const engine = shared;
+  shared = undefined;
+  await engine?.dispose();
+}

@@ -1,0 +1,178 @@
+/**
+ * Collects chapters of draft blocks and turns them into the final ParsedBook: stable ids, note links
+ * resolved, empty chapters dropped, stats computed. Every parser ends here so the rules hold for all.
+ */
+import type { BlockDraft } from './blocks.ts';
+import { NOTE_LINK_MARK } from './blocks.ts';
+import type { Block, BookFormat, BookImage, BookMetadata, Chapter, ParsedBook } from './types.ts';
+
+export interface ChapterDraft {
+  title: string;
+  level?: number;
+  blocks: BlockDraft[];
+}
+
+export class BookBuilder {
+  readonly chapters: ChapterDraft[] = [];
+  readonly images: BookImage[] = [];
+  readonly warnings: string[] = [];
+  metadata: BookMetadata = {};
+  cover?: { data: Buffer; mediaType: string };
+  private current?: ChapterDraft;
+
+  startChapter(title: string, level?: number): ChapterDraft {
+    const chapter: ChapterDraft = { title: title.replace(/\s+/g, ' ').trim(), blocks: [] };
+    if (level) chapter.level = level;
+    this.chapters.push(chapter);
+    this.current = chapter;
+    return chapter;
+  }
+
+  get currentChapter(): ChapterDraft | undefined {
+    return this.current;
+  }
+
+  add(block: BlockDraft): void {
+    (this.current ?? this.startChapter('')).blocks.push(block);
+  }
+
+  warn(message: string): void {
+    if (this.warnings.length < 200 && !this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  finish(format: BookFormat, started: number, extra: Partial<ParsedBook['stats']> = {}): ParsedBook {
+    return finalizeBook({
+      format,
+      metadata: this.metadata,
+      cover: this.cover,
+      chapters: this.chapters,
+      images: this.images,
+      warnings: this.warnings,
+      started,
+      extra,
+    });
+  }
+}
+
+/** A chapter title from its first heading, else its first words. */
+export function titleFromBlocks(blocks: BlockDraft[], fallback: string): string {
+  const heading = blocks.find((b) => b.type === 'heading' && b.text.trim());
+  if (heading) return shorten(heading.text, 80);
+  const first = blocks.find((b) => b.type !== 'image' && b.type !== 'footnote' && b.text.trim());
+  return first ? shorten(first.text, 40) : fallback;
+}
+
+export function shorten(text: string, max: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return (space > max * 0.5 ? cut.slice(0, space) : cut) + '…';
+}
+
+interface FinalizeInput {
+  format: BookFormat;
+  metadata: BookMetadata;
+  cover?: { data: Buffer; mediaType: string };
+  chapters: ChapterDraft[];
+  images: BookImage[];
+  warnings: string[];
+  started: number;
+  extra?: Partial<ParsedBook['stats']>;
+}
+
+export function finalizeBook(input: FinalizeInput): ParsedBook {
+  const kept = input.chapters.filter((c) => c.blocks.some((b) => b.text.trim() || b.imageId));
+  const noteIds = new Map<string, string>();
+  const chapters: Chapter[] = [];
+  const pending: { block: Block; keys: string[] }[] = [];
+  kept.forEach((draft, ci) => {
+    const blocks: Block[] = [];
+    let n = 0;
+    for (const d of draft.blocks) {
+      if (!d.text.trim() && !d.imageId) continue;
+      n++;
+      const block: Block = { id: `c${ci + 1}-b${n}`, type: d.type, text: d.text };
+      if (d.html !== undefined) block.html = d.html;
+      if (d.level !== undefined) block.level = d.level;
+      if (d.imageId !== undefined) block.imageId = d.imageId;
+      if (d.noteLabel !== undefined) block.noteLabel = d.noteLabel;
+      if (d.pdfPage !== undefined) block.pdfPage = d.pdfPage;
+      if (d.noteKey !== undefined && !noteIds.has(d.noteKey)) noteIds.set(d.noteKey, block.id);
+      if (d.noteRefKeys?.length) pending.push({ block, keys: d.noteRefKeys });
+      blocks.push(block);
+    }
+    const imageOnly = draft.blocks.every((b) => b.type === 'image');
+    const fallback = imageOnly && ci === 0 ? 'Cover' : `Part ${ci + 1}`;
+    const chapter: Chapter = { title: draft.title || titleFromBlocks(draft.blocks, fallback), blocks };
+    if (draft.level !== undefined) chapter.level = draft.level;
+    chapters.push(chapter);
+  });
+  const byId = new Map<string, Block>();
+  for (const c of chapters) for (const b of c.blocks) byId.set(b.id, b);
+  for (const { block, keys } of pending) {
+    const refs = keys.map((k) => noteIds.get(k)).filter((id): id is string => id !== undefined && id !== block.id);
+    if (refs.length) {
+      block.noteRefs = refs;
+      for (const id of refs) {
+        const note = byId.get(id)!;
+        note.referencedBy = [...(note.referencedBy ?? []), block.id];
+      }
+    }
+  }
+  // Swap note-link placeholders for real ids, or unwrap the link when the note was not found.
+  const linkRe = new RegExp(
+    `<a href="#${NOTE_LINK_MARK}([^${NOTE_LINK_MARK}]*)${NOTE_LINK_MARK}">([\\s\\S]*?)</a>`,
+    'g',
+  );
+  for (const c of chapters)
+    for (const b of c.blocks) {
+      if (!b.html?.includes(NOTE_LINK_MARK)) continue;
+      b.html = b.html.replace(linkRe, (_m, key: string, inner: string) => {
+        const id = noteIds.get(key.replace(/&amp;/g, '&').replace(/&quot;/g, '"'));
+        return id ? `<a href="#${id}">${inner}</a>` : inner;
+      });
+    }
+  const usedImages = new Set(chapters.flatMap((c) => c.blocks.map((b) => b.imageId).filter(Boolean)));
+  const images = input.images.filter((img) => usedImages.has(img.id));
+  let characters = 0;
+  let blocks = 0;
+  let footnotes = 0;
+  for (const c of chapters)
+    for (const b of c.blocks) {
+      blocks++;
+      characters += b.text.length;
+      if (b.type === 'footnote') footnotes++;
+    }
+  const metadata: BookMetadata = {};
+  for (const [k, v] of Object.entries(input.metadata) as [keyof BookMetadata, string | undefined][]) {
+    const clean = v?.replace(/\s+/g, ' ').trim();
+    if (clean) metadata[k] = clean;
+  }
+  const book: ParsedBook = {
+    format: input.format,
+    metadata,
+    chapters,
+    images,
+    warnings: input.warnings,
+    stats: {
+      format: input.format,
+      chapters: chapters.length,
+      blocks,
+      characters,
+      images: images.length,
+      footnotes,
+      ...input.extra,
+      durationMs: Math.round(performance.now() - input.started),
+    },
+  };
+  if (input.cover) book.cover = input.cover;
+  return book;
+}
+
+/** Concatenated body text of a book, for language detection and tests. */
+export function bookText(book: ParsedBook): string {
+  return book.chapters
+    .flatMap((c) => c.blocks.filter((b) => b.type !== 'code' && b.type !== 'footnote').map((b) => b.text))
+    .join('\n');
+}

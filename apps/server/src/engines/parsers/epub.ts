@@ -1,0 +1,392 @@
+/**
+ * EPUB 2/3: container.xml → OPF (metadata, manifest, spine) → nav document or NCX for the table of
+ * contents → XHTML bodies → blocks. Chapters are the TOC entries, split at the exact element a TOC link
+ * points to (one spine file often holds several chapters, or one chapter spans several files).
+ */
+import { BookBuilder } from './builder.ts';
+import { htmlToBlocks } from './blocks.ts';
+import type { BlockDraft } from './blocks.ts';
+import { ParseError, throwIfAborted } from './errors.ts';
+import { imageInfo } from './image-info.ts';
+import { byLocalName, declaresEntities, findAll, findFirst, localName, parseMarkup, textContent } from './markup.ts';
+import type { MarkupElement } from './markup.ts';
+import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
+import { pickChapterNodes } from './toc.ts';
+import { resolveZipPath, SafeZip } from './zip.ts';
+
+interface ManifestItem {
+  id: string;
+  path: string;
+  mediaType: string;
+  properties: string[];
+}
+
+interface TocEntry {
+  title: string;
+  path: string;
+  fragment?: string;
+  level: number;
+  children: TocEntry[];
+}
+
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://ns.adobe.com/pdf/enc#RC']);
+const NOTE_TYPES = /\b(footnote|endnote|rearnote|note)\b/;
+const NOTES_CONTAINER_TYPES = /\b(footnotes|endnotes|rearnotes)\b/;
+
+function parseXml(source: string, what: string): MarkupElement {
+  if (declaresEntities(source)) {
+    throw new ParseError('fileTooComplex', `${what} declares XML entities, which we refuse`);
+  }
+  return parseMarkup(source);
+}
+
+function epubType(e: MarkupElement): string {
+  return `${e.attrs['epub:type'] ?? ''} ${e.attrs.role ?? ''}`.toLowerCase();
+}
+
+function isRemote(src: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//');
+}
+
+export const epubParser: BookParser = {
+  format: 'epub',
+  async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
+    const started = performance.now();
+    if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    const zip = await SafeZip.open(input);
+    const book = new BookBuilder();
+
+    // 1. Find the package document.
+    let opfPath: string | undefined;
+    const container = await zip.readText('META-INF/container.xml');
+    if (container) {
+      const rootfile = findFirst(parseXml(container, 'container.xml'), byLocalName('rootfile'));
+      opfPath = rootfile?.attrs['full-path'];
+    }
+    if (!opfPath || !zip.has(opfPath)) {
+      opfPath = zip.names().find((n) => n.toLowerCase().endsWith('.opf'));
+      if (opfPath) book.warn('META-INF/container.xml missing or wrong; used the first .opf file');
+    }
+    if (!opfPath) throw new ParseError('fileCorrupted', 'No EPUB package document (.opf) found');
+    const opf = parseXml((await zip.readText(opfPath))!, 'The package document');
+
+    // 2. DRM check: encryption.xml is legitimately used for font obfuscation, which we simply ignore.
+    const encryption = await zip.readText('META-INF/encryption.xml');
+    const encryptedPaths = new Set<string>();
+    if (encryption) {
+      for (const data of findAll(parseXml(encryption, 'encryption.xml'), byLocalName('encrypteddata'))) {
+        const method = findFirst(data, byLocalName('encryptionmethod'))?.attrs.algorithm ?? '';
+        const uri = findFirst(data, byLocalName('cipherreference'))?.attrs.uri;
+        if (uri && !FONT_OBFUSCATION.has(method)) encryptedPaths.add(resolveZipPath('', uri));
+      }
+    }
+
+    // 3. Metadata.
+    const metadataEl = findFirst(opf, byLocalName('metadata')) ?? opf;
+    const dc = (name: string) =>
+      findAll(metadataEl, (e) => e.name === `dc:${name}` || (e.name === name && name !== 'title'))
+        .map((e) => textContent(e))
+        .filter(Boolean);
+    const titles = dc('title');
+    book.metadata = {
+      title: titles[0],
+      author: dc('creator').join(', ') || undefined,
+      language: dc('language')[0],
+      description: dc('description')[0]?.replace(/<[^>]*>/g, ' '),
+      publisher: dc('publisher')[0],
+    };
+
+    // 4. Manifest and spine.
+    const manifest = new Map<string, ManifestItem>();
+    const byPath = new Map<string, ManifestItem>();
+    for (const item of findAll(opf, byLocalName('item'))) {
+      const id = item.attrs.id;
+      const href = item.attrs.href;
+      if (!id || !href) continue;
+      const entry: ManifestItem = {
+        id,
+        path: resolveZipPath(opfPath, href),
+        mediaType: (item.attrs['media-type'] ?? '').toLowerCase(),
+        properties: (item.attrs.properties ?? '').split(/\s+/).filter(Boolean),
+      };
+      manifest.set(id, entry);
+      byPath.set(entry.path, entry);
+    }
+    const spineEl = findFirst(opf, byLocalName('spine'));
+    const spine: ManifestItem[] = [];
+    for (const ref of spineEl ? findAll(spineEl, byLocalName('itemref')) : []) {
+      const item = manifest.get(ref.attrs.idref ?? '');
+      if (item && /x?html|xml/.test(item.mediaType)) spine.push(item);
+    }
+    if (spine.length === 0) {
+      // Broken OPF: fall back to every XHTML file in manifest order.
+      for (const item of manifest.values()) if (/xhtml|html/.test(item.mediaType)) spine.push(item);
+      if (spine.length) book.warn('Empty spine; used every XHTML file of the manifest');
+    }
+    if (spine.length === 0) throw new ParseError('fileCorrupted', 'The EPUB has no readable content documents');
+    if (spine.some((s) => encryptedPaths.has(s.path))) {
+      throw new ParseError('fileEncrypted', 'The EPUB content is encrypted (DRM)');
+    }
+
+    // 5. Cover.
+    let coverItem = [...manifest.values()].find((m) => m.properties.includes('cover-image'));
+    if (!coverItem) {
+      const meta = findAll(metadataEl, byLocalName('meta')).find((m) => m.attrs.name?.toLowerCase() === 'cover');
+      const candidate = meta?.attrs.content ? manifest.get(meta.attrs.content) : undefined;
+      coverItem = candidate && IMAGE_TYPES.has(candidate.mediaType) ? candidate : undefined;
+    }
+    if (!coverItem) {
+      coverItem = [...manifest.values()].find((m) => IMAGE_TYPES.has(m.mediaType) && /cover/i.test(m.id + m.path));
+    }
+    if (coverItem) {
+      const data = await zip.read(coverItem.path).catch(() => undefined);
+      const info = data ? imageInfo(data) : undefined;
+      if (data && info && data.length <= MAX_IMAGE_BYTES) book.cover = { data, mediaType: info.mediaType };
+    }
+
+    // 6. Table of contents: EPUB 3 nav first, then NCX.
+    let toc: TocEntry[] = [];
+    const navItem = [...manifest.values()].find((m) => m.properties.includes('nav'));
+    if (navItem) {
+      const navText = await zip.readText(navItem.path).catch(() => undefined);
+      if (navText) toc = readNav(parseXml(navText, 'The navigation document'), navItem.path);
+    }
+    if (toc.length === 0) {
+      const ncxId = spineEl?.attrs.toc;
+      const ncxItem =
+        (ncxId ? manifest.get(ncxId) : undefined) ??
+        [...manifest.values()].find((m) => m.mediaType === 'application/x-dtbncx+xml');
+      const ncxText = ncxItem ? await zip.readText(ncxItem.path).catch(() => undefined) : undefined;
+      if (ncxItem && ncxText) toc = readNcx(parseXml(ncxText, 'The NCX'), ncxItem.path);
+    }
+    const spinePaths = new Set(spine.map((s) => s.path));
+    const chapterEntries = pickChapterEntries(toc, spinePaths);
+    options.onProgress?.(0.1);
+
+    // 7. Load every spine document once; collect ids and links so notes can be recognised.
+    const docs: { item: ManifestItem; root: MarkupElement; ids: Set<string> }[] = [];
+    const noterefTargets = new Set<string>();
+    const linkTargets = new Set<string>();
+    for (const item of spine) {
+      throwIfAborted(options.signal);
+      const text = await zip.readText(item.path);
+      if (text === undefined) {
+        book.warn(`Missing content document ${item.path}`);
+        continue;
+      }
+      const root = parseXml(text, item.path);
+      const body = findFirst(root, byLocalName('body')) ?? root;
+      const ids = new Set<string>();
+      for (const e of findAll(body, () => true)) {
+        if (e.attrs.id) ids.add(e.attrs.id);
+        const href = e.attrs.href;
+        if (localName(e.name) === 'a' && href && !isRemote(href) && href.includes('#')) {
+          const key = `${resolveZipPath(item.path, href) || item.path}#${href.slice(href.indexOf('#') + 1)}`;
+          linkTargets.add(key);
+          if (/noteref/.test(epubType(e))) noterefTargets.add(key);
+        }
+      }
+      docs.push({ item, root: body, ids });
+    }
+
+    // 8. Walk the documents in spine order, starting a chapter wherever a TOC entry points.
+    const entriesByDoc = new Map<string, TocEntry[]>();
+    for (const entry of chapterEntries) {
+      const list = entriesByDoc.get(entry.path) ?? [];
+      list.push(entry);
+      entriesByDoc.set(entry.path, list);
+    }
+    const started_ = new Set<TocEntry>();
+    const useToc = chapterEntries.length >= 2;
+    const imagePaths = new Map<string, string>();
+    const imageIdFor = (path: string): string => {
+      let id = imagePaths.get(path);
+      if (!id) {
+        id = `img${imagePaths.size + 1}`;
+        imagePaths.set(path, id);
+      }
+      return id;
+    };
+
+    docs.forEach(({ item, root, ids }, index) => {
+      const entries = entriesByDoc.get(item.path) ?? [];
+      const startEntry = (entry: TocEntry) => {
+        if (started_.has(entry)) return;
+        started_.add(entry);
+        book.startChapter(entry.title, entry.level);
+      };
+      if (!useToc) {
+        book.startChapter('');
+      } else {
+        const atStart = entries.filter((e) => !e.fragment || !ids.has(e.fragment));
+        if (atStart.length) atStart.forEach(startEntry);
+        else if (!book.currentChapter) book.startChapter('');
+      }
+      const isNoteElement = (e: MarkupElement): boolean => {
+        const id = e.attrs.id;
+        const type = epubType(e);
+        if (NOTE_TYPES.test(type) && !/noteref/.test(type)) return true;
+        if (!id) {
+          if (localName(e.name) !== 'aside' || /sidebar|pullquote/.test(type)) return false;
+          // An aside holding several linked notes is a container, not one note.
+          return !findFirst(e, (d) => !!d.attrs.id && linkTargets.has(`${item.path}#${d.attrs.id}`));
+        }
+        const key = `${item.path}#${id}`;
+        if (noterefTargets.has(key)) return true;
+        if (!linkTargets.has(key)) return false;
+        // A link target inside a notes section or an aside is a note (many EPUB 2 books).
+        for (let p = e.parent; p; p = p.parent) {
+          if (localName(p.name) === 'aside' || NOTES_CONTAINER_TYPES.test(epubType(p))) return true;
+        }
+        return false;
+      };
+      let noteCounter = 0;
+      htmlToBlocks(root, {
+        resolveImage: (src) => {
+          if (isRemote(src)) return undefined;
+          const path = resolveZipPath(item.path, src);
+          const type = byPath.get(path)?.mediaType;
+          if (type && !IMAGE_TYPES.has(type)) return undefined;
+          return imageIdFor(path);
+        },
+        resolveNoteLink: (href, anchor) => {
+          if (isRemote(href) || !href.includes('#')) return undefined;
+          const key = `${resolveZipPath(item.path, href) || item.path}#${href.slice(href.indexOf('#') + 1)}`;
+          if (noterefTargets.has(key) || /noteref/.test(epubType(anchor))) return key;
+          return linkTargets.has(key) ? key : undefined;
+        },
+        noteKeyOf: (e) => {
+          if (!isNoteElement(e)) return undefined;
+          return e.attrs.id ? `${item.path}#${e.attrs.id}` : `${item.path}#__note${++noteCounter}`;
+        },
+        onAnchors: (found) => {
+          if (!useToc) return;
+          for (const id of found) for (const entry of entries) if (entry.fragment === id) startEntry(entry);
+        },
+        skip: (e) => {
+          const name = localName(e.name);
+          return name === 'nav' && /toc|landmarks|page-list/.test(epubType(e));
+        },
+        emit: (block: BlockDraft) => book.add(block),
+      });
+      options.onProgress?.(0.1 + (0.8 * (index + 1)) / docs.length);
+    });
+
+    // 9. Load the images the blocks refer to; drop references to missing or unsupported ones.
+    const loaded = new Set<string>();
+    for (const [path, id] of imagePaths) {
+      throwIfAborted(options.signal);
+      const data = await zip.read(path).catch(() => undefined);
+      const info = data ? imageInfo(data) : undefined;
+      if (!data || !info || data.length > MAX_IMAGE_BYTES) {
+        book.warn(`Image ${path} is missing or not a supported image`);
+        continue;
+      }
+      const image = { id, data, mediaType: info.mediaType } as ParsedBook['images'][number];
+      if (info.width) image.width = info.width;
+      if (info.height) image.height = info.height;
+      book.images.push(image);
+      loaded.add(id);
+    }
+    for (const chapter of book.chapters) {
+      chapter.blocks = chapter.blocks.filter((b) => !b.imageId || loaded.has(b.imageId));
+    }
+    // Entries pointing into the same file as earlier content but never reached keep no empty shells.
+    const result = book.finish('epub', started);
+    options.onProgress?.(1);
+    return result;
+  },
+};
+
+function readNav(root: MarkupElement, navPath: string): TocEntry[] {
+  const navs = findAll(root, byLocalName('nav'));
+  const nav = navs.find((n) => /\btoc\b/.test(epubType(n))) ?? navs[0];
+  if (!nav) return [];
+  const list = findFirst(nav, (e) => localName(e.name) === 'ol' || localName(e.name) === 'ul');
+  if (!list) return [];
+  const readList = (ol: MarkupElement, level: number): TocEntry[] => {
+    const out: TocEntry[] = [];
+    for (const li of ol.children) {
+      if (li.kind !== 'element' || localName(li.name) !== 'li') continue;
+      const link = findFirst(li, (e) => localName(e.name) === 'a' && !!e.attrs.href);
+      const label = li.children.find(
+        (c): c is MarkupElement => c.kind === 'element' && (localName(c.name) === 'a' || localName(c.name) === 'span'),
+      );
+      const sub = li.children.find(
+        (c): c is MarkupElement => c.kind === 'element' && (localName(c.name) === 'ol' || localName(c.name) === 'ul'),
+      );
+      const children = sub ? readList(sub, level + 1) : [];
+      const href = link?.attrs.href;
+      if (href && !isRemote(href)) {
+        const hash = href.indexOf('#');
+        const entry: TocEntry = {
+          title: textContent(label ?? link!),
+          path: resolveZipPath(navPath, href),
+          level,
+          children,
+        };
+        if (hash !== -1) entry.fragment = href.slice(hash + 1);
+        out.push(entry);
+      } else if (children.length) {
+        out.push({
+          title: textContent(label ?? li),
+          path: children[0]!.path,
+          level,
+          children,
+          fragment: children[0]!.fragment,
+        });
+      }
+    }
+    return out;
+  };
+  return readList(list, 1);
+}
+
+function readNcx(root: MarkupElement, ncxPath: string): TocEntry[] {
+  const navMap = findFirst(root, byLocalName('navmap'));
+  if (!navMap) return [];
+  const readPoints = (parent: MarkupElement, level: number): TocEntry[] => {
+    const out: TocEntry[] = [];
+    for (const point of parent.children) {
+      if (point.kind !== 'element' || localName(point.name) !== 'navpoint') continue;
+      const label = point.children.find(
+        (c): c is MarkupElement => c.kind === 'element' && localName(c.name) === 'navlabel',
+      );
+      const content = point.children.find(
+        (c): c is MarkupElement => c.kind === 'element' && localName(c.name) === 'content',
+      );
+      const src = content?.attrs.src;
+      const children = readPoints(point, level + 1);
+      if (!src) {
+        out.push(...children);
+        continue;
+      }
+      const hash = src.indexOf('#');
+      const entry: TocEntry = {
+        title: label ? textContent(label) : '',
+        path: resolveZipPath(ncxPath, src),
+        level,
+        children,
+      };
+      if (hash !== -1) entry.fragment = src.slice(hash + 1);
+      out.push(entry);
+    }
+    return out;
+  };
+  return readPoints(navMap, 1);
+}
+
+/** Chapters are the TOC entries picked by pickChapterNodes, limited to those that point into the spine. */
+function pickChapterEntries(toc: TocEntry[], spinePaths: Set<string>): TocEntry[] {
+  const level = pickChapterNodes(toc).map(({ node, level: depth }) => ({ ...node, level: depth }));
+  const seen = new Set<string>();
+  return level.filter((e) => {
+    if (!spinePaths.has(e.path)) return false;
+    const key = `${e.path}#${e.fragment ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bodyFontSize,
+  buildLines,
+  joinParagraphLines,
+  linesToParagraphs,
+  orderLines,
+  removeRunningLines,
+  splitFootnotes,
+  footnoteParagraphs,
+} from './pdf-layout.ts';
+import type { ParagraphState, PdfLine, PdfPageText, PdfParagraph, PdfTextItem } from './pdf-layout.ts';
+import { ocrParagraphs, bylineChapters } from './pdf.ts';
+
+const CHAR = 5; // average glyph width at size 10
+
+function item(str: string, x: number, y: number, size = 10): PdfTextItem {
+  return { str, x, y, width: str.length * CHAR * (size / 10), size };
+}
+
+function page(n: number, items: PdfTextItem[]): PdfPageText {
+  return { page: n, width: 600, height: 800, items };
+}
+
+function paragraphsOf(pages: PdfPageText[]): PdfParagraph[] {
+  const perPage = pages.map((p) => ({ height: p.height, lines: buildLines(p) }));
+  removeRunningLines(perPage);
+  const all = perPage.flatMap((p) => p.lines);
+  const body = bodyFontSize(all);
+  const state: ParagraphState = {};
+  const out: PdfParagraph[] = [];
+  for (const p of perPage) {
+    const ordered = orderLines(p.lines);
+    const { body: lines, notes } = splitFootnotes(ordered, body);
+    linesToParagraphs(lines, body, [], state, out);
+    out.push(...footnoteParagraphs(notes));
+  }
+  if (state.open) {
+    state.open.para.text = joinParagraphLines(state.open.lines);
+    out.push(state.open.para);
+  }
+  return out;
+}
+
+describe('PDF layout', () => {
+  it('repairs hyphenation and joins CJK lines without spaces', () => {
+    expect(joinParagraphLines(['the trans-', 'lation of', 'words'])).toBe('the translation of words');
+    expect(joinParagraphLines(['Trace-', 'Monkey runs'])).toBe('Trace-Monkey runs');
+    expect(joinParagraphLines(['中文的第一', '行和第二行'])).toBe('中文的第一行和第二行');
+    expect(joinParagraphLines(['mixed English', '和中文'])).toBe('mixed English和中文');
+  });
+
+  it('builds lines from items, with spaces from gaps and superscript note marks', () => {
+    const lines = buildLines(
+      page(1, [item('Hello', 50, 700), item('world', 80, 700), item('1', 106, 704, 6), item('again', 120, 700)]),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.text).toBe('Hello world1 again');
+    expect(lines[0]!.marks).toEqual(['1']);
+  });
+
+  it('removes running headers, footers and page numbers', () => {
+    const pages = [1, 2, 3, 4, 5, 6].map((n) =>
+      page(n, [
+        item(`FREE CULTURE ${n * 2}`, 50, 770),
+        item(`Body text of page ${n} that is long enough to be a line.`, 50, 600),
+        item(`Second body line on page ${n}, also quite long indeed.`, 50, 586),
+        item(String(n + 10), 290, 30),
+      ]),
+    );
+    const text = paragraphsOf(pages)
+      .map((p) => p.text)
+      .join('\n');
+    expect(text).not.toMatch(/FREE CULTURE/);
+    expect(text).not.toMatch(/^\d+$/m);
+    expect(text).toContain('Body text of page 3');
+  });
+
+  it('reads two columns left then right, and continues a paragraph across the column break', () => {
+    const items: PdfTextItem[] = [item('A Title Spanning The Whole Page Width In Large Type Here', 60, 760, 16)];
+    const left = [
+      'The left column starts here and',
+      'runs down the page with text that',
+      'continues until the bottom of the',
+      'column where it breaks mid-',
+    ];
+    const right = [
+      'sentence and goes on in the right',
+      'column until it is finished now.',
+      'A second paragraph is short.',
+    ];
+    left.forEach((t, i) => items.push({ ...item(t, 50, 700 - i * 12), width: 180 }));
+    right.forEach((t, i) => items.push({ ...item(t, 320, 700 - i * 12), width: [180, 150, 140][i]! }));
+    const paras = paragraphsOf([page(1, items)]);
+    const texts = paras.map((p) => p.text);
+    expect(texts[0]).toMatch(/^A Title Spanning/);
+    expect(texts[1]).toBe(
+      'The left column starts here and runs down the page with text that continues until the bottom of the column where it breaks midsentence and goes on in the right column until it is finished now.',
+    );
+    expect(texts[2]).toBe('A second paragraph is short.');
+  });
+
+  it('splits small-font footnotes at the bottom of the page', () => {
+    const items = [
+      item('Body paragraph with a reference to a note here and more', 50, 700),
+      item('1', 330, 704, 6),
+      item('text to fill the line properly for the test case.', 50, 688),
+      item('1', 50, 84, 6),
+      item('This is the footnote text, set in a smaller font size.', 54, 80, 8),
+    ];
+    const paras = paragraphsOf([page(1, items)]);
+    const note = paras.find((p) => p.kind === 'footnote');
+    expect(note).toMatchObject({ label: '1', text: '1 This is the footnote text, set in a smaller font size.' });
+    expect(paras.find((p) => p.kind === 'paragraph')!.marks).toEqual(['1']);
+  });
+
+  it('turns OCR text into paragraphs', () => {
+    const text =
+      'We went tip-toeing along a path amongst\nthe trees back towards the end of the\nwidow’s garden.\nHe listened some more; then he\ncome tip-toe-\ning down.';
+    const paras = ocrParagraphs(text, 1).map((p) => p.text);
+    expect(paras[0]).toBe(
+      'We went tip-toeing along a path amongst the trees back towards the end of the widow’s garden.',
+    );
+    expect(paras[1]).toBe('He listened some more; then he come tip-toeing down.');
+  });
+
+  it('finds anthology pieces from by-lines', () => {
+    const d = (text: string) => ({ type: 'paragraph' as const, text });
+    const drafts = [
+      d('The Buried Moon'),
+      d('by Edmund Dulac'),
+      d('a.'),
+      d('b.'),
+      d('c.'),
+      d('The Pot Of Gold, By Mary E Wilkins'),
+      d('x.'),
+      d('y.'),
+      d('z.'),
+    ];
+    expect(bylineChapters(drafts)).toEqual([
+      { index: 0, title: 'The Buried Moon' },
+      { index: 5, title: 'The Pot Of Gold' },
+    ]);
+  });
+
+  it('keeps single-column pages in top-to-bottom order', () => {
+    const lines: PdfLine[] = Array.from({ length: 10 }, (_, i) => ({
+      page: 1,
+      text: `line ${i}`,
+      x0: 50,
+      x1: 540,
+      y: 700 - i * 12,
+      size: 10,
+      marks: [],
+      col: 0,
+    }));
+    expect(orderLines([...lines].reverse()).map((l) => l.text)).toEqual(lines.map((l) => l.text));
+  });
+});
+
+describe('PDF parser options', () => {
+  it('stops when the signal is aborted', async () => {
+    const { readFileSync, existsSync } = await import('node:fs');
+    const path = await import('node:path');
+    const { pdfParser } = await import('./pdf.ts');
+    const file = path.resolve(
+      import.meta.dirname,
+      '../../../../..',
+      '../shared/corpus/pdf/en-tracemonkey-two-column-footnotes.pdf',
+    );
+    if (!existsSync(file)) return;
+    const error = await pdfParser.parse(readFileSync(file), { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect((error as { key?: string }).key).toBe('aborted');
+  });
+});

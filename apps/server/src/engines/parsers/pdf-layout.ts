@@ -1,0 +1,485 @@
+/**
+ * PDF text layout: positioned text items → lines → reading order (one or two columns) → paragraphs.
+ * Pure functions on plain data so they can be tested without PDFs. Coordinates are PDF points with
+ * the origin at the bottom-left of the page (y grows upwards), as pdf.js reports them.
+ */
+import { joinLines } from './text-structure.ts';
+
+export interface PdfTextItem {
+  str: string;
+  /** Baseline start. */
+  x: number;
+  y: number;
+  width: number;
+  /** Font size (vertical scale of the text matrix). */
+  size: number;
+  font?: string;
+}
+
+export interface PdfPageText {
+  page: number;
+  width: number;
+  height: number;
+  items: PdfTextItem[];
+}
+
+export interface PdfLine {
+  page: number;
+  text: string;
+  x0: number;
+  x1: number;
+  /** Baseline. */
+  y: number;
+  size: number;
+  /** Superscript markers seen in the line ("1", "*"): footnote references. */
+  marks: string[];
+  /** Starts with a small raised marker (a footnote's own label). */
+  leadingMark?: string;
+  /** 0 = single/left column, 1 = right column, -1 = spans both columns. */
+  col: number;
+}
+
+export interface PdfParagraph {
+  kind: 'heading' | 'paragraph' | 'footnote';
+  text: string;
+  page: number;
+  /** Top of the first line, for placing chapter starts inside a page. */
+  top: number;
+  size: number;
+  marks: string[];
+  label?: string;
+  level?: number;
+}
+
+const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+const NOTE_MARK = /^[\d*†‡§¶∗]{1,3}$/;
+
+/** Groups a page's items into lines; items far apart on one baseline (two columns) stay separate. */
+export function buildLines(page: PdfPageText): PdfLine[] {
+  // Fake bold and shadows draw the same text twice, a point or two apart: keep one copy.
+  const seen = new Map<string, PdfTextItem[]>();
+  const items = page.items.filter((it) => {
+    if (!it.str.length || !(it.size > 0)) return false;
+    if (!it.str.trim()) return true;
+    const twins = seen.get(it.str) ?? [];
+    if (twins.some((t) => Math.abs(t.x - it.x) < it.size * 0.3 && Math.abs(t.y - it.y) < it.size * 0.3)) return false;
+    twins.push(it);
+    seen.set(it.str, twins);
+    return true;
+  });
+  items.sort((a, b) => b.y - a.y || a.x - b.x);
+  const rows: PdfTextItem[][] = [];
+  for (const item of items) {
+    if (!item.str.trim() && item.width <= 0) continue;
+    // Attach to the most recent row whose baseline is close; superscripts sit up to ~0.5em higher.
+    let row: PdfTextItem[] | undefined;
+    for (let r = rows.length - 1; r >= 0 && r >= rows.length - 3; r--) {
+      const candidate = rows[r]!;
+      const base = dominant(candidate);
+      const tol = Math.max(base.size, item.size) * 0.5;
+      if (Math.abs(item.y - base.y) <= tol && (item.y >= base.y - base.size * 0.3 || item.size >= base.size * 0.9)) {
+        row = candidate;
+        break;
+      }
+    }
+    if (row) row.push(item);
+    else rows.push([item]);
+  }
+  const lines: PdfLine[] = [];
+  for (const row of rows) {
+    row.sort((a, b) => a.x - b.x);
+    const base = dominant(row);
+    let segment: PdfTextItem[] = [];
+    const flush = () => {
+      if (segment.length) {
+        const line = makeLine(page.page, segment, base);
+        if (line.text.trim()) lines.push(line);
+      }
+      segment = [];
+    };
+    let lastEnd = -Infinity;
+    for (const item of row) {
+      const gap = item.x - lastEnd;
+      if (segment.length && gap > Math.max(base.size * 1.6, 12)) flush();
+      segment.push(item);
+      lastEnd = Math.max(lastEnd, item.x + item.width);
+    }
+    flush();
+  }
+  return lines;
+}
+
+function dominant(items: PdfTextItem[]): { y: number; size: number } {
+  let best = items[0]!;
+  for (const it of items) if (it.str.trim().length * it.size > best.str.trim().length * best.size) best = it;
+  return { y: best.y, size: best.size };
+}
+
+function makeLine(page: number, items: PdfTextItem[], base: { y: number; size: number }): PdfLine {
+  let text = '';
+  let lastEnd: number | undefined;
+  const marks: string[] = [];
+  let leadingMark: string | undefined;
+  let size = 0;
+  let chars = 0;
+  items.forEach((item, index) => {
+    const raised = item.size < base.size * 0.85 && item.y > base.y + base.size * 0.15;
+    const str = item.str;
+    if (raised && NOTE_MARK.test(str.trim())) {
+      if (index === 0) leadingMark = str.trim();
+      else marks.push(str.trim());
+    } else if (str.trim()) {
+      size += item.size * str.trim().length;
+      chars += str.trim().length;
+    }
+    if (lastEnd !== undefined) {
+      const gap = item.x - lastEnd;
+      const prev = text[text.length - 1] ?? ' ';
+      const next = str[0] ?? ' ';
+      const needsSpace = gap > base.size * 0.18 && prev !== ' ' && next !== ' ';
+      if (needsSpace && !(CJK.test(prev) && CJK.test(next) && gap < base.size * 0.6)) text += ' ';
+    }
+    text += str;
+    lastEnd = item.x + item.width;
+  });
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  const line: PdfLine = {
+    page,
+    text: text.replace(/\s+/g, ' ').trim(),
+    x0: first.x,
+    x1: Math.max(...items.map((i) => i.x + i.width), last.x + last.width),
+    y: base.y,
+    size: chars ? size / chars : base.size,
+    marks,
+    col: 0,
+  };
+  if (leadingMark) line.leadingMark = leadingMark;
+  return line;
+}
+
+const PAGE_NUMBER = /^(page\s*)?[-–—([]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?$/i;
+
+/**
+ * Running headers alternate sides ("xiv PREFACE" / "PREFACE xv") and carry page numbers (arabic or
+ * roman): compare them as a set of words with numbers masked.
+ */
+function headerKey(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => (/^(\d+|[ivxlc]{1,6})[.,]?$/.test(w) ? '#' : w.replace(/\d+/g, '#')))
+    .sort()
+    .join(' ');
+}
+
+/**
+ * Removes running headers and footers: lines in the top or bottom margin whose text (digits ignored)
+ * repeats on at least 3 pages, and page numbers alone in those margins.
+ */
+export function removeRunningLines(pages: { height: number; lines: PdfLine[] }[]): number {
+  const band = (page: { height: number; lines: PdfLine[] }) => {
+    const sorted = [...page.lines].sort((a, b) => b.y - a.y);
+    const top = sorted.slice(0, 3).filter((l) => l.y > page.height * 0.8);
+    const bottom = sorted.slice(-3).filter((l) => l.y < page.height * 0.2);
+    return new Set([...top, ...bottom]);
+  };
+  const bands = pages.map(band);
+  const counts = new Map<string, number>();
+  for (const b of bands) {
+    const keys = new Set([...b].map((l) => headerKey(l.text)));
+    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const minRepeats = pages.length >= 6 ? 3 : Math.max(2, pages.length);
+  let removed = 0;
+  pages.forEach((page, i) => {
+    const b = bands[i]!;
+    page.lines = page.lines.filter((l) => {
+      if (!b.has(l)) return true;
+      const drop = PAGE_NUMBER.test(l.text) || (counts.get(headerKey(l.text)) ?? 0) >= minRepeats;
+      if (drop) removed++;
+      return !drop;
+    });
+  });
+  return removed;
+}
+
+/**
+ * Margin furniture: printers' line numbers and crop-mark slugs are digit-only (or nearly) segments
+ * outside the text block. Drops digit-only segments that lie left or right of the page's main text.
+ */
+export function removeMarginNumbers(lines: PdfLine[]): PdfLine[] {
+  const text = lines.filter((l) => !/^\d{1,4}$/.test(l.text));
+  if (text.length < 5) return lines;
+  const xs = text.map((l) => l.x0).sort((a, b) => a - b);
+  const left = xs[Math.floor(xs.length * 0.1)]!;
+  const rights = text.map((l) => l.x1).sort((a, b) => a - b);
+  const right = rights[Math.floor(rights.length * 0.9)]!;
+  return lines.filter((l) => !(/^\d{1,4}$/.test(l.text) && (l.x1 < left + 2 || l.x0 > right - 2)));
+}
+
+/** Orders lines for reading: detects two columns from the x-distribution, fills bands between spanning lines. */
+export function orderLines(lines: PdfLine[]): PdfLine[] {
+  const byTop = [...lines].sort((a, b) => b.y - a.y || a.x0 - b.x0);
+  if (lines.length < 8) return byTop;
+  const minX = Math.min(...lines.map((l) => l.x0));
+  const maxX = Math.max(...lines.map((l) => l.x1));
+  const width = maxX - minX;
+  const wide = (l: PdfLine) => l.x1 - l.x0 > width * 0.25;
+  // Lines crossing the gutter (titles, full-width figures) cut the page into bands; a band is laid
+  // out in two columns when both sides hold several wide lines, else it is read top to bottom.
+  const layout = (gx: number, commit: boolean): number => {
+    let twoColumnLines = 0;
+    let band: PdfLine[] = [];
+    const out: PdfLine[] = [];
+    const flushBand = () => {
+      const left = band.filter((x) => x.x1 <= gx);
+      const right = band.filter((x) => x.x0 >= gx);
+      if (left.filter(wide).length >= 3 && right.filter(wide).length >= 3) {
+        twoColumnLines += band.length;
+        if (commit) {
+          for (const l of left) l.col = 0;
+          for (const l of right) l.col = 1;
+          out.push(...left, ...right);
+        }
+      } else if (commit) {
+        for (const l of band) l.col = 0;
+        out.push(...band);
+      }
+      band = [];
+    };
+    for (const line of byTop) {
+      if (line.x0 < gx && line.x1 > gx) {
+        flushBand();
+        if (commit) {
+          line.col = -1;
+          out.push(line);
+        }
+      } else band.push(line);
+    }
+    flushBand();
+    if (commit) {
+      byTop.length = 0;
+      byTop.push(...out);
+    }
+    return twoColumnLines;
+  };
+  let bestGx = 0;
+  let bestScore = 0;
+  for (let gx = minX + width * 0.3; gx <= minX + width * 0.7; gx += 2) {
+    const score = layout(gx, false);
+    if (score > bestScore) {
+      bestScore = score;
+      bestGx = gx;
+    }
+  }
+  // A "two-column" reading needs a real share of the page, not three short lines beside a figure.
+  if (bestScore < Math.max(6, lines.length * 0.25)) {
+    for (const l of byTop) l.col = 0;
+    return byTop;
+  }
+  layout(bestGx, true);
+  return byTop;
+}
+
+/** Font size carrying most characters: the body text. */
+export function bodyFontSize(lines: PdfLine[]): number {
+  const weight = new Map<number, number>();
+  for (const l of lines) {
+    const key = Math.round(l.size * 2) / 2;
+    weight.set(key, (weight.get(key) ?? 0) + l.text.length);
+  }
+  let best = 10;
+  let bestWeight = -1;
+  for (const [size, w] of weight)
+    if (w > bestWeight) {
+      best = size;
+      bestWeight = w;
+    }
+  return best;
+}
+
+const NOTE_START = /^([\d]{1,3}|[*†‡§¶∗]{1,3})(?=\s|[A-Za-z\u00c0-\u024f\u4e00-\u9fff])/;
+
+/**
+ * Marks footnotes: the run of small-font lines at the bottom of a column, from the first one that
+ * starts with a number or a note symbol.
+ */
+export function splitFootnotes(
+  lines: PdfLine[],
+  bodySize: number,
+): { body: PdfLine[]; notes: PdfLine[]; asides: PdfLine[] } {
+  const notes = new Set<PdfLine>();
+  const asides = new Set<PdfLine>();
+  for (const col of [-1, 0, 1]) {
+    const inCol = lines.filter((l) => l.col === col).sort((a, b) => a.y - b.y);
+    const run: PdfLine[] = [];
+    for (const l of inCol) {
+      if (l.size < bodySize * 0.93) run.push(l);
+      else break;
+    }
+    // A column set entirely in small type is body text, not notes.
+    if (!run.length || run.length === inCol.length || run.length > 25) continue;
+    // The topmost line of the run must open a note; notes below it belong to it.
+    run.reverse();
+    const start = run.findIndex((l) => l.leadingMark || NOTE_START.test(l.text));
+    // Small print above the notes (or instead of them: copyright blocks, credits) is set aside so the
+    // body paragraph can continue in the next column or page.
+    for (const l of start === -1 ? run : run.slice(0, start)) if (run.length <= 12) asides.add(l);
+    if (start !== -1) for (const l of run.slice(start)) notes.add(l);
+  }
+  if (!notes.size && !asides.size) return { body: lines, notes: [], asides: [] };
+  return {
+    body: lines.filter((l) => !notes.has(l) && !asides.has(l)),
+    notes: lines.filter((l) => notes.has(l)),
+    asides: lines.filter((l) => asides.has(l)),
+  };
+}
+
+/** Joins the lines of one paragraph: hyphenation repaired, CJK without spaces. */
+export function joinParagraphLines(texts: string[]): string {
+  let out = '';
+  for (const raw of texts) {
+    const text = raw.trim();
+    if (!text) continue;
+    if (/[\p{Ll}\p{Lu}]-$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
+    // "Trace-" + "Monkey": a compound split at its hyphen keeps the hyphen but loses the space.
+    else if (/\p{L}-$/u.test(out) && /^\p{Lu}/u.test(text)) out += text;
+    // URLs and numbers broken at a hyphen or slash continue without a space.
+    else if (/\S-$/.test(out) && /^\p{N}/u.test(text)) out += text;
+    else if (/(?:https?:\/\/|www\.)\S*[/.-]$/.test(out)) out += text;
+    else if (out.endsWith('\u00ad')) out = out.slice(0, -1) + text;
+    else out = joinLines(out, text);
+  }
+  return out;
+}
+
+const TERMINAL = /[.!?:;。！？：；」』”"')\]…]$/;
+
+export interface ParagraphState {
+  /** An open paragraph that may continue on the next page/column. */
+  open?: { para: PdfParagraph; lines: string[]; last: PdfLine; colRight: number };
+}
+
+/** Turns ordered lines of one page into paragraphs, continuing the open paragraph of the previous page. */
+export function linesToParagraphs(
+  lines: PdfLine[],
+  bodySize: number,
+  headingSizes: number[],
+  state: ParagraphState,
+  out: PdfParagraph[],
+): void {
+  interface ColumnStats {
+    left: number;
+    right: number;
+    /** Typical full line width. */
+    width: number;
+    /** Most lines start at the same x: indents mean something (ragged-left text has none). */
+    leftAligned: boolean;
+  }
+  const colStats = new Map<number, ColumnStats>();
+  for (const col of [-1, 0, 1]) {
+    const ls = lines.filter((l) => l.col === col && l.size <= bodySize * 1.1);
+    if (!ls.length) continue;
+    const xs = ls.map((l) => l.x0).sort((a, b) => a - b);
+    const rs = ls.map((l) => l.x1).sort((a, b) => a - b);
+    const ws = ls.map((l) => l.x1 - l.x0).sort((a, b) => a - b);
+    const left = xs[Math.floor(xs.length * 0.2)]!;
+    colStats.set(col, {
+      left,
+      right: rs[Math.floor(rs.length * 0.85)]!,
+      width: ws[Math.floor(ws.length * 0.85)]!,
+      leftAligned: ls.filter((l) => Math.abs(l.x0 - left) < 2).length >= ls.length * 0.4,
+    });
+  }
+  const statsOf = (l: PdfLine): ColumnStats =>
+    colStats.get(l.col) ?? { left: l.x0, right: l.x1, width: l.x1 - l.x0, leftAligned: true };
+  const close = () => {
+    if (state.open) {
+      state.open.para.text = joinParagraphLines(state.open.lines);
+      if (state.open.para.text) out.push(state.open.para);
+    }
+    state.open = undefined;
+  };
+  const isHeading = (l: PdfLine) => l.size >= bodySize * 1.15 && l.text.length <= 150 && /\p{L}/u.test(l.text);
+  const levelOf = (size: number) => {
+    const idx = headingSizes.findIndex((s) => Math.abs(s - size) < 0.6);
+    return idx === -1 ? headingSizes.length + 1 : idx + 1;
+  };
+  let prev: PdfLine | undefined = state.open?.last;
+  for (const line of lines) {
+    const stats = statsOf(line);
+    const heading = isHeading(line);
+    let newPara = !state.open;
+    if (state.open && prev) {
+      const wasHeading = state.open.para.kind === 'heading';
+      const samePlace = prev.page === line.page && prev.col === line.col;
+      if (heading !== wasHeading) newPara = true;
+      else if (Math.abs(prev.size - line.size) > Math.max(prev.size, line.size) * 0.12) newPara = true;
+      else if (samePlace) {
+        const gap = prev.y - line.y;
+        if (gap < 0 || gap > Math.max(prev.size, line.size) * (wasHeading ? 2.2 : 1.75)) newPara = true;
+        else if (!wasHeading) {
+          const indent = line.x0 - stats.left;
+          const prevIndent = prev.x0 - stats.left;
+          const prevWidth = prev.x1 - prev.x0;
+          const prevShort = prevWidth < stats.width - Math.max(line.size * 2, stats.width * 0.1);
+          if (stats.leftAligned && indent > line.size * 0.8 && prevIndent < line.size * 0.5) newPara = true;
+          else if (prevShort && (TERMINAL.test(prev.text) || prevWidth < stats.width * 0.5)) newPara = true;
+        }
+      } else {
+        // New page or column: continue only if the previous line ran to the margin without ending.
+        const prevFull = prev.x1 >= state.open.colRight - Math.max(line.size * 2, 10);
+        const indent = line.x0 - stats.left;
+        if (wasHeading || !prevFull || TERMINAL.test(prev.text) || indent > line.size * 0.8) newPara = true;
+      }
+    }
+    if (newPara) {
+      close();
+      const para: PdfParagraph = {
+        kind: heading ? 'heading' : 'paragraph',
+        text: '',
+        page: line.page,
+        top: line.y + line.size,
+        size: line.size,
+        marks: [],
+      };
+      if (heading) para.level = levelOf(Math.round(line.size * 2) / 2);
+      state.open = { para, lines: [], last: line, colRight: stats.right };
+    }
+    const open = state.open!;
+    open.lines.push(line.text);
+    open.para.marks.push(...line.marks);
+    open.last = line;
+    open.colRight = stats.right;
+    prev = line;
+  }
+  if (state.open && state.open.para.kind === 'heading') close();
+}
+
+/** Groups footnote lines into notes, each starting at a line that opens with a marker. */
+export function footnoteParagraphs(notes: PdfLine[]): PdfParagraph[] {
+  const out: PdfParagraph[] = [];
+  let current: { para: PdfParagraph; lines: string[] } | undefined;
+  const sorted = [...notes].sort((a, b) => (a.col === b.col ? b.y - a.y : a.col - b.col));
+  for (const l of sorted) {
+    const mark = l.leadingMark ?? NOTE_START.exec(l.text)?.[1];
+    if (mark || !current) {
+      if (current) out.push({ ...current.para, text: joinParagraphLines(current.lines) });
+      const text = l.leadingMark ? l.text.replace(l.leadingMark, '').trim() : l.text;
+      const para: PdfParagraph = {
+        kind: 'footnote',
+        text: '',
+        page: l.page,
+        top: l.y + l.size,
+        size: l.size,
+        marks: [],
+      };
+      if (mark) para.label = mark;
+      current = { para, lines: [l.leadingMark ? `${l.leadingMark} ${text}` : text] };
+    } else current.lines.push(l.text);
+  }
+  if (current) out.push({ ...current.para, text: joinParagraphLines(current.lines) });
+  return out;
+}

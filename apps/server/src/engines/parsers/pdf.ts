@@ -1,0 +1,425 @@
+/**
+ * PDF through pdf.js (legacy build, in-process). Text items with positions become lines, lines are put
+ * in reading order (two-column pages included), running headers/footers and page numbers are dropped,
+ * footnotes are split off, and paragraphs are rebuilt across line, column and page breaks. Chapters
+ * come from the outline, else from heading font sizes, else from page ranges. Pages without a text
+ * layer (or all pages with forceOCR) are rendered and OCRed.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { BookBuilder, shorten } from './builder.ts';
+import type { BlockDraft } from './blocks.ts';
+import { ParseError, throwIfAborted } from './errors.ts';
+import {
+  bodyFontSize,
+  buildLines,
+  footnoteParagraphs,
+  joinParagraphLines,
+  linesToParagraphs,
+  orderLines,
+  removeMarginNumbers,
+  removeRunningLines,
+  splitFootnotes,
+} from './pdf-layout.ts';
+import type { ParagraphState, PdfLine, PdfPageText, PdfParagraph } from './pdf-layout.ts';
+import { pickChapterNodes } from './toc.ts';
+import type { OcrEngine } from '../ocr/types.ts';
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
+
+type PdfJs = typeof PdfJsModule;
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+
+const require = createRequire(import.meta.url);
+const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
+let pdfjsModule: Promise<PdfJs> | undefined;
+const loadPdfJs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+
+const MAX_PAGES = 3000;
+const OCR_SCALE = 2;
+const PAGES_PER_PART = 10;
+
+interface OutlineEntry {
+  title: string;
+  page?: number;
+  y?: number;
+  children: OutlineEntry[];
+}
+
+export async function openPdf(input: Buffer): Promise<PdfDocument> {
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(input),
+    standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
+    cMapUrl: `${PDFJS_ROOT}/cmaps/`,
+    cMapPacked: true,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    verbosity: 0,
+  });
+  try {
+    return await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    const name = (error as { name?: string }).name;
+    if (name === 'PasswordException') {
+      throw new ParseError('fileEncrypted', 'The PDF needs a password to open', { cause: error });
+    }
+    throw new ParseError('fileCorrupted', `Unreadable PDF: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText> {
+  const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+  const content = await page.getTextContent();
+  const items: PdfPageText['items'] = [];
+  for (const item of content.items) {
+    if (!('str' in item)) continue;
+    const [a, b, c, d, e, f] = item.transform as number[];
+    // Rotated text (margin notes, crop-mark slugs) would scramble lines; upright text only.
+    if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) continue;
+    const size = Math.hypot(c!, d!) || item.height;
+    items.push({ str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName });
+  }
+  return { page: pageNumber, width: x1 - x0, height: y1 - y0, items };
+}
+
+async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
+  const outline = await doc.getOutline().catch(() => null);
+  if (!outline?.length) return [];
+  const resolve = async (items: NonNullable<typeof outline>, depth: number): Promise<OutlineEntry[]> => {
+    const out: OutlineEntry[] = [];
+    for (const item of items) {
+      const entry: OutlineEntry = { title: item.title?.trim() ?? '', children: [] };
+      try {
+        const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
+        const ref = dest?.[0];
+        if (ref !== undefined && ref !== null) {
+          entry.page =
+            typeof ref === 'number' ? ref + 1 : (await doc.getPageIndex(ref as { num: number; gen: number })) + 1;
+          const kind = (dest?.[1] as { name?: string } | undefined)?.name;
+          const y = kind === 'XYZ' ? dest?.[3] : kind === 'FitH' || kind === 'FitBH' ? dest?.[2] : undefined;
+          if (typeof y === 'number') entry.y = y;
+        }
+      } catch {
+        // A dangling destination: keep the entry without a page; its children may still resolve.
+      }
+      if (depth < 4 && item.items?.length) entry.children = await resolve(item.items, depth + 1);
+      out.push(entry);
+    }
+    return out;
+  };
+  return resolve(outline, 0);
+}
+
+async function renderPng(page: PdfPage): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const viewport = page.getViewport({ scale: OCR_SCALE });
+  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  await page.render({
+    canvas: canvas as unknown as HTMLCanvasElement,
+    canvasContext: context as unknown as CanvasRenderingContext2D,
+    viewport,
+  }).promise;
+  return canvas.toBuffer('image/png');
+}
+
+async function defaultOcrEngine(): Promise<OcrEngine> {
+  const { getSharedOcrEngine } = await import('../ocr/tesseract.ts');
+  return getSharedOcrEngine();
+}
+
+/**
+ * OCR text → paragraphs. Tesseract's paragraphs are often whole pages, so a short line ending a
+ * sentence also ends a paragraph; lines are re-joined with hyphen repair.
+ */
+export function ocrParagraphs(text: string, page: number): PdfParagraph[] {
+  const out: PdfParagraph[] = [];
+  for (const block of text.split(/\n\s*\n/)) {
+    const lines = block
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
+    const typical = lengths[Math.floor(lengths.length * 0.8)] ?? 0;
+    let current: string[] = [];
+    const flush = () => {
+      const joined = joinParagraphLines(current);
+      if (joined.replace(/[\s\p{P}]/gu, '').length > 0) {
+        out.push({ kind: 'paragraph', text: joined, page, top: 0, size: 0, marks: [] });
+      }
+      current = [];
+    };
+    for (const line of lines) {
+      current.push(line);
+      if (line.length < typical * 0.7 && /[.!?。！？”"]$/.test(line)) flush();
+    }
+    flush();
+  }
+  return out;
+}
+
+const BYLINE = /^[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,50}$/u;
+const TITLE_WITH_BYLINE = /^(.{3,80}?)[\s,–—-]+[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,40}$/u;
+
+/** Chapter starts of an anthology: a by-line, with the short title line(s) just above it. */
+export function bylineChapters(drafts: BlockDraft[]): { index: number; title: string }[] {
+  const out: { index: number; title: string }[] = [];
+  drafts.forEach((d, i) => {
+    if (d.type === 'footnote') return;
+    const text = d.text.trim();
+    if (BYLINE.test(text)) {
+      let start = i;
+      const titleParts: string[] = [];
+      for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+        const prev = drafts[k]!.text.trim();
+        // Display-font headings above a title are ornaments (often garbled glyphs), not the title.
+        if (prev.length > 70 || /[.!?]$/.test(prev) || drafts[k]!.type !== 'paragraph') break;
+        // Source notes and decorative glyph lines ("kikikikik") are not part of a title.
+        if (/^\(|source:|e?book\s*#/i.test(prev) || /(..)\1{2,}|[bcdfghjklmnpqrstvwxz]{5,}/i.test(prev)) break;
+        start = k;
+        titleParts.unshift(prev.replace(/[\s,:;–—-]+$/, ''));
+      }
+      out.push({ index: start, title: shorten(titleParts.join(' - ') || text, 120) });
+    } else if (text.length <= 110 && TITLE_WITH_BYLINE.test(text)) {
+      out.push({ index: i, title: shorten(TITLE_WITH_BYLINE.exec(text)![1]!.replace(/[,\s]+$/, ''), 120) });
+    }
+  });
+  // A piece needs some body: by-lines a few blocks apart belong to one piece.
+  return out.filter((c, k) => (out[k + 1]?.index ?? drafts.length) - c.index >= 4);
+}
+
+export const pdfParser: BookParser = {
+  format: 'pdf',
+  async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
+    const started = performance.now();
+    if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    const doc = await openPdf(input);
+    try {
+      return await parseDocument(doc, options, started);
+    } finally {
+      await doc.destroy().catch(() => undefined);
+    }
+  },
+};
+
+async function parseDocument(doc: PdfDocument, options: ParseOptions, started: number): Promise<ParsedBook> {
+  const book = new BookBuilder();
+  const numPages = doc.numPages;
+  if (!numPages) throw new ParseError('fileCorrupted', 'The PDF has no pages');
+  if (numPages > MAX_PAGES) throw new ParseError('fileTooComplex', `The PDF has ${numPages} pages`);
+
+  const meta = await doc.getMetadata().catch(() => undefined);
+  const info = (meta?.info ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const xmp = meta?.metadata;
+  book.metadata = {
+    title: str(info.Title) ?? str(xmp?.get('dc:title')),
+    author: str(info.Author) ?? str(xmp?.get('dc:creator')),
+    language: str(info.Language),
+    description: str(info.Subject),
+  };
+
+  // 1. Text layer of every page; pages that fail to load are skipped (pdf.js recovers what it can).
+  const pages: { page: PdfPage | undefined; text: PdfPageText; lines: PdfLine[]; height: number }[] = [];
+  let failed = 0;
+  for (let n = 1; n <= numPages; n++) {
+    throwIfAborted(options.signal);
+    try {
+      const page = await doc.getPage(n);
+      const text = await pageText(page, n);
+      pages.push({ page, text, lines: [], height: text.height });
+      // Fonts and parsed content are not needed any more unless the page is rendered for OCR.
+      if (!options.forceOCR) page.cleanup();
+    } catch (error) {
+      failed++;
+      book.warn(`Page ${n} could not be read: ${(error as Error).message}`);
+      pages.push({ page: undefined, text: { page: n, width: 0, height: 0, items: [] }, lines: [], height: 0 });
+    }
+    options.onProgress?.((0.4 * n) / numPages);
+  }
+  if (failed === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
+
+  const chars = pages.map((p) => p.text.items.reduce((s, i) => s + i.str.trim().length, 0));
+  const textPages = chars.filter((c) => c >= 20).length;
+  const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
+  const ocrPages = new Set<number>();
+  pages.forEach((p, i) => {
+    if (!p.page) return;
+    if (options.forceOCR || (mostlyScanned && chars[i]! < 20)) ocrPages.add(i + 1);
+  });
+
+  // 2. Lines, margins, running headers.
+  for (const p of pages) {
+    if (ocrPages.has(p.text.page)) continue;
+    p.lines = removeMarginNumbers(buildLines(p.text));
+  }
+  const removed = removeRunningLines(pages.filter((p) => p.lines.length));
+  if (removed) book.warn(`Removed ${removed} running header/footer lines`);
+  const allLines = pages.flatMap((p) => p.lines);
+  const bodySize = bodyFontSize(allLines);
+  const headingSizes = [
+    ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
+  ].sort((a, b) => b - a);
+
+  // 3. OCR where needed.
+  const ocrText = new Map<number, string>();
+  if (ocrPages.size) {
+    const engine = options.ocrEngine ?? (await defaultOcrEngine());
+    const languages = options.ocrLanguages?.length ? options.ocrLanguages : ['en'];
+    let done = 0;
+    for (const n of ocrPages) {
+      throwIfAborted(options.signal);
+      const page = pages[n - 1]!.page!;
+      let result: Awaited<ReturnType<OcrEngine['recognize']>>;
+      try {
+        result = await engine.recognize(await renderPng(page), languages);
+      } catch (error) {
+        if (error instanceof ParseError) throw error;
+        throw new ParseError('ocrUnavailable', `OCR failed: ${(error as Error).message}`, { cause: error });
+      }
+      ocrText.set(n, result.text);
+      done++;
+      options.onProgress?.(0.4 + (0.5 * done) / ocrPages.size);
+    }
+  }
+
+  // 4. Paragraphs in reading order, continuing across pages; footnotes per page.
+  const paragraphs: PdfParagraph[] = [];
+  const state: ParagraphState = {};
+  for (const p of pages) {
+    const n = p.text.page;
+    if (ocrText.has(n)) {
+      if (state.open) {
+        linesToParagraphs([], bodySize, headingSizes, state, paragraphs);
+        state.open.para.text = joinParagraphLines(state.open.lines);
+        paragraphs.push(state.open.para);
+        state.open = undefined;
+      }
+      paragraphs.push(...ocrParagraphs(ocrText.get(n)!, n));
+      continue;
+    }
+    if (!p.lines.length) continue;
+    const ordered = orderLines(p.lines);
+    const { body, notes, asides } = splitFootnotes(ordered, bodySize);
+    linesToParagraphs(body, bodySize, headingSizes, state, paragraphs);
+    // Small print and notes go after the page's finished paragraphs (the open one may continue overleaf).
+    const asideState: ParagraphState = {};
+    linesToParagraphs(asides, bodySize, headingSizes, asideState, paragraphs);
+    if (asideState.open) {
+      asideState.open.para.text = joinParagraphLines(asideState.open.lines);
+      if (asideState.open.para.text) paragraphs.push(asideState.open.para);
+    }
+    paragraphs.push(...footnoteParagraphs(notes));
+  }
+  if (state.open) {
+    state.open.para.text = joinParagraphLines(state.open.lines);
+    if (state.open.para.text) paragraphs.push(state.open.para);
+  }
+  if (!paragraphs.some((p) => p.text.trim())) {
+    throw new ParseError('noTextFound', 'The PDF has no text layer and OCR found no text');
+  }
+
+  // 5. Blocks and note links.
+  const drafts: (BlockDraft & { top: number })[] = [];
+  const notesByPage = new Map<number, Map<string, string>>();
+  paragraphs.forEach((p, i) => {
+    const draft: BlockDraft & { top: number } = {
+      type: p.kind === 'heading' ? 'heading' : p.kind === 'footnote' ? 'footnote' : 'paragraph',
+      text: p.text,
+      pdfPage: p.page,
+      top: p.top,
+    };
+    if (p.kind === 'heading') draft.level = p.level ?? 1;
+    if (p.kind === 'footnote') {
+      draft.noteKey = `p${p.page}-n${i}`;
+      if (p.label) {
+        draft.noteLabel = p.label;
+        const map = notesByPage.get(p.page) ?? new Map<string, string>();
+        if (!map.has(p.label)) map.set(p.label, draft.noteKey);
+        notesByPage.set(p.page, map);
+      }
+    }
+    if (p.marks.length) (draft as BlockDraft & { marks?: string[] }).marks = p.marks;
+    drafts.push(draft);
+  });
+  if (options.autoSplitFootnote) {
+    for (const d of drafts) {
+      const marks = (d as BlockDraft & { marks?: string[] }).marks;
+      if (!marks || d.type === 'footnote') continue;
+      const map = notesByPage.get(d.pdfPage!);
+      const keys = marks.map((m) => map?.get(m)).filter((k): k is string => k !== undefined);
+      if (keys.length) d.noteRefKeys = [...new Set(keys)];
+    }
+  }
+  for (const d of drafts) delete (d as BlockDraft & { marks?: string[] }).marks;
+
+  // 6. Chapters.
+  const outline = await readOutline(doc);
+  const entries = pickChapterNodes(outline)
+    .map(({ node, level }) => ({ ...node, level }))
+    .filter((e) => e.page !== undefined && e.title)
+    .sort((a, b) => a.page! - b.page! || (b.y ?? Infinity) - (a.y ?? Infinity));
+  if (entries.length >= 2) {
+    let next = 0;
+    book.startChapter('');
+    for (const d of drafts) {
+      while (
+        next < entries.length &&
+        (d.pdfPage! > entries[next]!.page! ||
+          (d.pdfPage === entries[next]!.page && (entries[next]!.y === undefined || d.top <= entries[next]!.y! + 2)))
+      ) {
+        const entry = entries[next]!;
+        book.startChapter(shorten(entry.title, 120), entry.level);
+        next++;
+      }
+      book.add(d);
+    }
+  } else if (bylineChapters(drafts).length >= 3) {
+    // Anthologies: "Title" / "by Author" lines open each piece.
+    const starts = new Map(bylineChapters(drafts).map((c) => [c.index, c.title]));
+    book.startChapter('');
+    drafts.forEach((d, i) => {
+      const title = starts.get(i);
+      if (title !== undefined) book.startChapter(title, 1);
+      book.add(d);
+    });
+  } else {
+    const headings = drafts.filter((d) => d.type === 'heading');
+    const counts = new Map<number, number>();
+    for (const h of headings) counts.set(h.level!, (counts.get(h.level!) ?? 0) + 1);
+    const level = [...counts.keys()]
+      .sort((a, b) => a - b)
+      .find((l) => counts.get(l)! >= 2 && counts.get(l)! <= Math.max(3, numPages * 2));
+    if (level !== undefined) {
+      book.startChapter('');
+      for (const d of drafts) {
+        if (d.type === 'heading' && d.level! <= level) book.startChapter(shorten(d.text, 120), 1);
+        book.add(d);
+      }
+    } else if (numPages > PAGES_PER_PART * 1.5) {
+      let current = -1;
+      for (const d of drafts) {
+        const part = Math.floor((d.pdfPage! - 1) / PAGES_PER_PART);
+        if (part !== current) {
+          current = part;
+          const first = part * PAGES_PER_PART + 1;
+          book.startChapter(`Pages ${first}–${Math.min(numPages, first + PAGES_PER_PART - 1)}`);
+        }
+        book.add(d);
+      }
+    } else {
+      book.startChapter('');
+      for (const d of drafts) book.add(d);
+    }
+  }
+  for (const c of book.chapters) for (const b of c.blocks) delete (b as BlockDraft & { top?: number }).top;
+  options.onProgress?.(1);
+  return book.finish('pdf', started, { pages: numPages, ocrPages: ocrText.size });
+}

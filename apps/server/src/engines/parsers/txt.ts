@@ -1,0 +1,216 @@
+/**
+ * Plain text: detect the encoding (BOM, strict UTF-8, then chardet), strip well-known wrappers
+ * (Project Gutenberg licence, Aozora Bunko notes and ruby), then find paragraphs and chapters.
+ */
+import chardet from 'chardet';
+import { BookBuilder } from './builder.ts';
+import { ParseError } from './errors.ts';
+import { addTextChapters, HEADING_MARK, splitParagraphs } from './text-structure.ts';
+import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
+
+export interface DecodedText {
+  text: string;
+  encoding: string;
+}
+
+/** chardet names → WHATWG TextDecoder labels. GB18030 decodes GBK and GB2312 too (superset). */
+const CHARDET_TO_LABEL: Record<string, string> = {
+  'UTF-8': 'utf-8',
+  'UTF-16LE': 'utf-16le',
+  'UTF-16BE': 'utf-16be',
+  GB18030: 'gb18030',
+  GBK: 'gb18030',
+  GB2312: 'gb18030',
+  Big5: 'big5',
+  Shift_JIS: 'shift_jis',
+  'EUC-JP': 'euc-jp',
+  'ISO-2022-JP': 'iso-2022-jp',
+  'EUC-KR': 'euc-kr',
+  'ISO-8859-1': 'windows-1252',
+  'ISO-8859-2': 'iso-8859-2',
+  'ISO-8859-5': 'iso-8859-5',
+  'ISO-8859-6': 'iso-8859-6',
+  'ISO-8859-7': 'iso-8859-7',
+  'ISO-8859-8': 'iso-8859-8',
+  'ISO-8859-9': 'windows-1254',
+  'windows-1250': 'windows-1250',
+  'windows-1251': 'windows-1251',
+  'windows-1252': 'windows-1252',
+  'windows-1253': 'windows-1253',
+  'windows-1254': 'windows-1254',
+  'windows-1255': 'windows-1255',
+  'windows-1256': 'windows-1256',
+  'KOI8-R': 'koi8-r',
+};
+const FALLBACKS = ['gb18030', 'big5', 'shift_jis', 'euc-kr', 'windows-1251', 'windows-1252'];
+
+function replacementRatio(text: string): number {
+  let bad = 0;
+  for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) bad++;
+  return bad / Math.max(1, text.length);
+}
+
+export function decodeText(input: Buffer): DecodedText {
+  if (input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) {
+    return { text: new TextDecoder('utf-8').decode(input.subarray(3)), encoding: 'utf-8' };
+  }
+  if (input[0] === 0xff && input[1] === 0xfe) {
+    return { text: new TextDecoder('utf-16le').decode(input.subarray(2)), encoding: 'utf-16le' };
+  }
+  if (input[0] === 0xfe && input[1] === 0xff) {
+    return { text: new TextDecoder('utf-16be').decode(input.subarray(2)), encoding: 'utf-16be' };
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(input), encoding: 'utf-8' };
+  } catch {
+    // Not UTF-8: ask chardet below.
+  }
+  const candidates = chardet.analyse(input.subarray(0, 256 * 1024));
+  const labels = [
+    ...candidates.map((c) => CHARDET_TO_LABEL[c.name]).filter((l): l is string => l !== undefined),
+    ...FALLBACKS,
+  ];
+  let best: DecodedText | undefined;
+  let bestRatio = Infinity;
+  for (const label of [...new Set(labels)]) {
+    if (label === 'utf-8') continue;
+    let text: string;
+    try {
+      text = new TextDecoder(label).decode(input);
+    } catch {
+      continue;
+    }
+    const ratio = replacementRatio(text);
+    // chardet's first pick wins unless it produces undecodable bytes.
+    if (ratio < 0.0005) return { text, encoding: label };
+    if (ratio < bestRatio) {
+      best = { text, encoding: label };
+      bestRatio = ratio;
+    }
+  }
+  return best ?? { text: new TextDecoder('utf-8').decode(input), encoding: 'utf-8' };
+}
+
+interface Unwrapped {
+  text: string;
+  title?: string;
+  author?: string;
+  language?: string;
+}
+
+/** Project Gutenberg: keep what is between the START and END markers; read Title/Author lines. */
+function unwrapGutenberg(text: string): Unwrapped | undefined {
+  const start = /^\*{3}\s*START OF (THE|THIS) PROJECT GUTENBERG.*$/im.exec(text);
+  if (!start) return undefined;
+  const head = text.slice(0, start.index);
+  const endMatch = /^\*{3}\s*END OF (THE|THIS) PROJECT GUTENBERG.*$/im.exec(text);
+  const body = text.slice(start.index + start[0].length, endMatch ? endMatch.index : undefined);
+  const field = (name: string) => new RegExp(`^${name}:[ \\t]*(.+)$`, 'im').exec(head)?.[1]?.trim();
+  const out: Unwrapped = { text: body.replace(/^\s*Produced by[^\n]*(\n[^\n]+)*\n/, '') };
+  const title = field('Title');
+  const author = field('Author');
+  const language = field('Language');
+  if (title) out.title = title;
+  if (author) out.author = author;
+  if (language) out.language = language;
+  return out;
+}
+
+/** Aozora Bunko: title and author lines, a notation legend between dashed rules, a colophon, ruby. */
+function unwrapAozora(text: string): Unwrapped | undefined {
+  if (!/［＃[^］]*］|《[\u3040-\u30ff]{1,20}》/.test(text.slice(0, 50000))) return undefined;
+  const lines = text.split('\n');
+  const out: Unwrapped = { text };
+  const firstLines = lines.slice(0, 5).filter((l) => l.trim());
+  let body = text;
+  const rule = /^-{20,}\s*$/m;
+  const first = rule.exec(body);
+  if (first && first.index < 3000) {
+    const rest = body.slice(first.index + first[0].length);
+    const second = rule.exec(rest);
+    if (second) {
+      body = rest.slice(second.index + second[0].length);
+      if (firstLines[0] && !firstLines[0].startsWith('-')) out.title = firstLines[0].trim();
+      if (firstLines[1] && !firstLines[1].startsWith('-')) out.author = firstLines[1].trim();
+    }
+  }
+  const colophon = /^底本：/m.exec(body);
+  if (colophon) body = body.slice(0, colophon.index);
+  out.text = body
+    .split('\n')
+    .map((line) => {
+      const heading = /［＃「([^」]+)」は[大中小]?見出し］/.exec(line);
+      if (heading) return HEADING_MARK + heading[1]!;
+      return line
+        .replace(/｜/g, '')
+        .replace(/《[^》]*》/g, '')
+        .replace(/［＃[^］]*］/g, '');
+    })
+    .join('\n');
+  return out;
+}
+
+const SRT_TIMING = /^\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}.*$/;
+
+/** SubRip/WebVTT subtitles: drop cue numbers and timings, one paragraph per cue. */
+export function stripSubtitles(text: string): string {
+  const lines = text.split('\n');
+  const timings = lines.filter((l) => SRT_TIMING.test(l.trim())).length;
+  if (timings < 3 || timings < lines.length * 0.1) return text;
+  const cues: string[] = [];
+  let current: string[] = [];
+  lines.forEach((raw, i) => {
+    const line = raw.trim();
+    if (SRT_TIMING.test(line) || line === 'WEBVTT') return;
+    if (/^\d+$/.test(line) && SRT_TIMING.test(lines[i + 1]?.trim() ?? '')) {
+      if (current.length) cues.push(current.join(' '));
+      current = [];
+      return;
+    }
+    if (line) current.push(line.replace(/<[^>]+>/g, ''));
+  });
+  if (current.length) cues.push(current.join(' '));
+  return cues.join('\n\n');
+}
+
+export const txtParser: BookParser = {
+  format: 'txt',
+  async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
+    const started = performance.now();
+    if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    const decoded = decodeText(input);
+    let text = decoded.text
+      .replace(/^\ufeff/, '')
+      .replace(/\r\n?/g, '\n')
+      .replaceAll('\u0000', '');
+    if (!text.trim()) throw new ParseError('emptyFile', 'The file contains no text');
+    options.onProgress?.(0.2);
+    const book = new BookBuilder();
+    const unwrapped = unwrapGutenberg(text) ?? unwrapAozora(text);
+    if (unwrapped) {
+      text = unwrapped.text;
+      book.metadata = { title: unwrapped.title, author: unwrapped.author, language: unwrapped.language };
+    } else {
+      // Chinese web texts usually open with the title, then 作者：name.
+      const head = text
+        .split('\n')
+        .slice(0, 30)
+        .map((l) => l.trim());
+      const author = head.map((l) => /^(?:作者|作\s*者|著者)[:：]\s*(.+)$/.exec(l)?.[1]).find(Boolean);
+      if (author) {
+        const authorLine = head.findIndex((l) => /^(?:作者|作\s*者|著者)[:：]/.test(l));
+        const title = head
+          .slice(0, authorLine)
+          .reverse()
+          .find((l) => l && l.length <= 40 && !/[:：]|http/.test(l));
+        book.metadata = { title: title?.replace(/^《(.+)》$/, '$1'), author: author.trim() };
+      }
+    }
+    text = stripSubtitles(text);
+    const paragraphs = splitParagraphs(text);
+    if (paragraphs.length === 0) throw new ParseError('noTextFound', 'The file contains no readable text');
+    addTextChapters(book, paragraphs);
+    options.onProgress?.(1);
+    return book.finish('txt', started, { encoding: decoded.encoding });
+  },
+};

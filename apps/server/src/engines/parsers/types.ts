@@ -1,0 +1,109 @@
+/**
+ * The content model every book format is turned into (DESIGN §5): book → chapters (the table of
+ * contents) → blocks with stable ids, plus the images the blocks point at. Translations, highlights and
+ * bookmarks anchor to block ids and character offsets in `text`, so ids must be deterministic: parsing
+ * the same file twice gives the same ids.
+ */
+import type { OcrEngine } from '../ocr/types.ts';
+
+export type BookFormat = 'epub' | 'pdf' | 'docx' | 'doc' | 'txt';
+
+export const BOOK_FORMATS: readonly BookFormat[] = ['epub', 'pdf', 'docx', 'doc', 'txt'];
+
+export type BlockType =
+  'heading' | 'paragraph' | 'quote' | 'listItem' | 'image' | 'footnote' | 'code' | 'table' | 'separator';
+
+export interface Block {
+  /** `c{chapter}-b{n}`, both 1-based, assigned once the chapters are final. */
+  id: string;
+  type: BlockType;
+  /** Plain text: what is translated and what offsets count in. Ruby annotations are left out. */
+  text: string;
+  /**
+   * Optional inline markup built from a whitelist (em, strong, sup, sub, ruby, rt, rp and `a` with an
+   * internal `#blockId` href to a footnote). Text is escaped; present only when it adds something.
+   */
+  html?: string;
+  /** Heading level 1-6 (type 'heading'). */
+  level?: number;
+  /** Image blocks: the id of an entry in `ParsedBook.images`. */
+  imageId?: string;
+  /** Footnote blocks: the label shown in the text ("1", "*", "[3]"). */
+  noteLabel?: string;
+  /** Blocks that reference footnotes: the ids of those footnote blocks. */
+  noteRefs?: string[];
+  /** Footnote blocks: the ids of the blocks that reference this note. */
+  referencedBy?: string[];
+  /** PDF only: the 1-based page the block starts on. */
+  pdfPage?: number;
+}
+
+export interface Chapter {
+  title: string;
+  /** TOC depth, 1 = top level. */
+  level?: number;
+  blocks: Block[];
+}
+
+export interface BookImage {
+  id: string;
+  data: Buffer;
+  mediaType: string;
+  width?: number;
+  height?: number;
+}
+
+export interface BookMetadata {
+  title?: string;
+  author?: string;
+  /** The language the file declares (raw, e.g. "en-US"); often wrong, see language/detect.ts. */
+  language?: string;
+  description?: string;
+  publisher?: string;
+}
+
+export interface ParseStats {
+  format: BookFormat;
+  chapters: number;
+  blocks: number;
+  characters: number;
+  images: number;
+  footnotes: number;
+  /** PDF: page count; other formats leave it out. */
+  pages?: number;
+  /** PDF: how many pages went through OCR. */
+  ocrPages?: number;
+  /** TXT: the encoding the bytes were decoded with. */
+  encoding?: string;
+  durationMs: number;
+}
+
+export interface ParsedBook {
+  format: BookFormat;
+  metadata: BookMetadata;
+  cover?: { data: Buffer; mediaType: string };
+  chapters: Chapter[];
+  images: BookImage[];
+  /** Things a maintainer may want to know; never shown as errors (a warning never fails a parse). */
+  warnings: string[];
+  stats: ParseStats;
+}
+
+export interface ParseOptions {
+  /** PDF: OCR every page even if it has a text layer. */
+  forceOCR?: boolean;
+  /** Link footnotes to the blocks that reference them (PDF: detect them by position and font). */
+  autoSplitFootnote?: boolean;
+  /** OCR languages as reading-language codes ('en', 'zh'...); defaults to ['en']. */
+  ocrLanguages?: string[];
+  /** Called with 0..1 as the parse advances (PDF: per page). */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+  /** Engine used for OCR; defaults to the shared tesseract engine. */
+  ocrEngine?: OcrEngine;
+}
+
+export interface BookParser {
+  readonly format: BookFormat;
+  parse(input: Buffer, options?: ParseOptions): Promise<ParsedBook>;
+}
