@@ -103,7 +103,7 @@ export class ReaderService {
           wanted.map((b) => b.seq),
         ))
       ) {
-        await this.enqueue(book.id, target.code, page);
+        this.startNow(book.id, target.code, page);
       }
       if (added > 0 || retried > 0)
         rows = await this.repo.translations(
@@ -217,8 +217,26 @@ export class ReaderService {
       await this.enqueue(bookId, lang, page);
   }
 
-  private async enqueue(bookId: number, lang: string, page: number): Promise<void> {
-    await this.d.queue.send('translate.page', { bookId, lang, page });
+  private async enqueue(bookId: number, lang: string, page: number, startAfterSeconds?: number): Promise<void> {
+    await this.d.queue.send(
+      'translate.page',
+      { bookId, lang, page },
+      startAfterSeconds ? { startAfter: startAfterSeconds } : {},
+    );
+  }
+
+  /**
+   * The page a reader is looking at is translated right here, without waiting for a worker to poll
+   * the queue (that wait would come before every first paragraph). A delayed durable job backs it up:
+   * if this process dies, the job finds the blocks still pending and finishes them.
+   */
+  private startNow(bookId: number, lang: string, page: number): void {
+    void this.enqueue(bookId, lang, page, 30).catch((error) =>
+      this.d.logger.warn({ err: error }, 'could not queue the backup translation job'),
+    );
+    void this.translatePage(bookId, lang, page).catch((error) =>
+      this.d.logger.warn({ bookId, lang, page, err: error }, 'page translation failed'),
+    );
   }
 
   private present(
