@@ -97,7 +97,14 @@ export function createServices(infra: Infrastructure): Services {
       books,
       points: pointsService,
       logger: infra.logger,
-      llm: infra.config.llm ? createLlmClient({ baseUrl: infra.config.llm.baseUrl, model: infra.config.llm.model, timeoutMs: 60_000, ...(infra.config.llm.apiKey ? { apiKey: infra.config.llm.apiKey } : {}) }) : undefined,
+      llm: infra.config.llm
+        ? createLlmClient({
+            baseUrl: infra.config.llm.baseUrl,
+            model: infra.config.llm.model,
+            timeoutMs: 60_000,
+            ...(infra.config.llm.apiKey ? { apiKey: infra.config.llm.apiKey } : {}),
+          })
+        : undefined,
     }),
     limiter,
     signer,

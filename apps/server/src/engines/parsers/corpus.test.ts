@@ -14,7 +14,7 @@ import type { ParseErrorKey } from './errors.ts';
 import { parseBook } from './registry.ts';
 import type { ParsedBook } from './types.ts';
 
-export const CORPUS = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+const CORPUS = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 
 interface Expectation {
   file: string;
