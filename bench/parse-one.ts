@@ -3,6 +3,7 @@
  * file so that peak memory belongs to that file alone. Used by parse.ts.
  */
 import { readFile } from 'node:fs/promises';
+import { disposeSharedOcrEngine } from '../apps/server/src/engines/ocr/tesseract.ts';
 import { parseBook } from '../apps/server/src/engines/parsers/registry.ts';
 
 const file = process.argv[2]!;
@@ -33,3 +34,4 @@ try {
     }),
   );
 }
+await disposeSharedOcrEngine();

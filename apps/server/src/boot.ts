@@ -16,6 +16,7 @@ import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
 import { Notifier } from './lib/notifier.ts';
+import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
 
 export interface Running {
   config: Config;
@@ -79,6 +80,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       const result = await services.auth.ensureAdmin(config.accounts.admin);
       if (result === 'created') logger.info({ account: config.accounts.admin.account }, 'admin account created');
     }
+
+    // The OCR engine starts a worker thread on first use; it must end with the process.
+    cleanups.push(() => disposeSharedOcrEngine());
 
     let mailer: Mailer | undefined;
     if (isWorker) {

@@ -86,6 +86,7 @@ export const EnvSchema = z.object({
   UPLOADS_PER_DAY: int(20, 0, 1_000_000),
   UPLOADS_PER_MONTH: int(100, 0, 10_000_000),
   PARSE_TIMEOUT_SECONDS: int(600, 10, 86_400),
+  STAGE_STALE_SECONDS: int(60, 2, 3600),
 
   TRANSLATION_ENGINES: z.string().trim().default('microsoft'),
   MICROSOFT_TRANSLATOR_KEY: optionalString,
@@ -133,7 +134,14 @@ export interface Config {
   codes: { resendSeconds: number; dailyLimit: number; ttlMinutes: number; activationTtlHours: number };
   login: { maxFailures: number; maxFailuresPerIp: number; lockMinutes: number; failureDelayMs: number };
   rateLimitPerMinute: number;
-  books: { maxFileBytes: number; uploadsPerDay: number; uploadsPerMonth: number; parseTimeoutSeconds: number };
+  books: {
+    maxFileBytes: number;
+    uploadsPerDay: number;
+    uploadsPerMonth: number;
+    parseTimeoutSeconds: number;
+    /** A running stage silent for this long is taken to have lost its worker and is started again. */
+    stageStaleSeconds: number;
+  };
   /** Translation engines in order, from TRANSLATION_ENGINES and the engine variables. */
   translationEngines: EngineSettings[];
   /** The OpenAI-compatible chat model of the AI reading aids, when configured. */
@@ -214,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         uploadsPerDay: e.UPLOADS_PER_DAY,
         uploadsPerMonth: e.UPLOADS_PER_MONTH,
         parseTimeoutSeconds: e.PARSE_TIMEOUT_SECONDS,
+        stageStaleSeconds: e.STAGE_STALE_SECONDS,
       },
       translationEngines,
       llm:

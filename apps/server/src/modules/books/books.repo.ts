@@ -113,6 +113,16 @@ export class BooksRepo {
       .executeTakeFirst();
   }
 
+  async heartbeat(id: string, jobId: string): Promise<void> {
+    await this.db
+      .updateTable('upload_requests')
+      .set({ updated_at: new Date() })
+      .where('id', '=', id)
+      .where('job_id', '=', jobId)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
   async mergeResults(id: string, results: Record<string, unknown>): Promise<void> {
     await sql`UPDATE upload_requests SET results = results || ${JSON.stringify(results)}::jsonb, updated_at = now() WHERE id = ${id}`.execute(
       this.db,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
   findLanguage,
@@ -223,27 +223,42 @@ export class UploadService {
     return this.enqueue(started, stage);
   }
 
+  /** The job id is written before the job exists, so that the job always finds itself the owner. */
   private async enqueue(request: UploadRequestRow, stage: WorkStage): Promise<UploadRequestRow> {
-    const jobId = await this.d.queue.send(STAGE_CALLS[stage].job, { requestId: request.id });
-    return this.d.repo.updateRequest(request.id, { job_id: jobId });
+    const jobId = randomUUID();
+    const updated = await this.d.repo.updateRequest(request.id, { job_id: jobId });
+    await this.d.queue.send(STAGE_CALLS[stage].job, { requestId: request.id }, { id: jobId });
+    return updated;
   }
 
   /**
-   * A running stage whose job pg-boss gave up on (for example its worker was killed on the last
-   * attempt) is marked failed here, so that the user sees Retry instead of an endless spinner.
+   * Keeps a request from hanging when its worker is gone. A running stage whose worker stopped
+   * beating (killed mid-parse) is started again, up to three times; one pg-boss gave up on is marked
+   * failed, so that the user sees Retry instead of an endless spinner.
    */
   private async checkAlive(request: UploadRequestRow): Promise<UploadRequestRow> {
     if (request.status !== 'running' || !request.job_id || !WORK_STAGES.includes(request.stage as WorkStage))
       return request;
-    const state = await this.d.queue.jobState(STAGE_CALLS[request.stage as WorkStage].job, request.job_id);
-    if (state === 'failed' || state === 'cancelled' || state === undefined || state === 'completed') {
+    const stage = request.stage as WorkStage;
+    const state = await this.d.queue.jobState(STAGE_CALLS[stage].job, request.job_id);
+    const silentMs = Date.now() - request.updated_at.getTime();
+    const lostWorker = state === 'active' && silentMs > this.d.config.books.stageStaleSeconds * 1000;
+    if (lostWorker || state === undefined) {
+      const recoveries = Number((request.results as Record<string, unknown>)._recoveries ?? 0);
+      if (recoveries < 3) {
+        this.d.logger.warn({ requestId: request.id, stage, silentMs }, 'restarting a stage whose worker was lost');
+        await this.d.repo.mergeResults(request.id, { _recoveries: recoveries + 1 });
+        return this.enqueue(request, stage);
+      }
+    }
+    if (lostWorker || state === 'failed' || state === 'cancelled' || state === undefined || state === 'completed') {
       const fresh = (await this.d.repo.findRequest(request.id))!;
       if (fresh.status !== 'running') return fresh;
       // completed while still "running" means the handler saw a stale request; either way it is over.
       return this.d.repo.updateRequest(request.id, {
         status: 'failed',
         error_key: 'internalError',
-        error_detail: `job ${state ?? 'missing'}`,
+        error_detail: `job ${lostWorker ? 'lost' : (state ?? 'missing')}`,
       });
     }
     return request;
@@ -266,9 +281,15 @@ export class UploadService {
   // ---------- stage work (run by the worker) ----------
 
   /** Runs one stage's job: skips stale duplicates, records success or failure, chains Path A. */
-  async runStage(stage: WorkStage, requestId: string, attempt: { retryCount: number }): Promise<void> {
+  async runStage(stage: WorkStage, requestId: string, attempt: { id: string; retryCount: number }): Promise<void> {
     const request = await this.d.repo.findRequest(requestId);
-    if (!request || request.stage !== stage || request.status !== 'running') return;
+    // Only the request's current job may work on it: a job replaced after a lost worker bows out.
+    if (!request || request.stage !== stage || request.status !== 'running' || request.job_id !== attempt.id) return;
+    // The heartbeat tells pollers this stage still has a live worker (see checkAlive).
+    const beat = setInterval(
+      () => void this.d.repo.heartbeat(request.id, attempt.id).catch(() => {}),
+      (this.d.config.books.stageStaleSeconds * 1000) / 4,
+    );
     try {
       const result = await this.work(stage, request);
       await this.d.repo.mergeResults(request.id, { [stage]: result });
@@ -292,6 +313,8 @@ export class UploadService {
       });
       // Path A goes on without a translated title: the original title stays.
       if (failed.auto_chain && stage === 'translatingTitle') await this.advance(failed, 'saving');
+    } finally {
+      clearInterval(beat);
     }
   }
 

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CORPUS, createTestDatabase, STRONG_PASSWORD } from './helpers.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Yidu as `npm start` runs it, in its own process, so that the test can kill it with SIGKILL. */
+function startYidu(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['src/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitHealthy(base: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error('Yidu did not come up');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope's data is whatever the call answers
+async function api(base: string, pathName: string, init: RequestInit = {}, token?: string): Promise<any> {
+  const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${pathName}`, { ...init, headers });
+  return (await res.json()).data;
+}
+
+describe('a worker killed in the middle of parsing', () => {
+  const children: ChildProcess[] = [];
+  let dataDir = '';
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the book after a restart, without a lost or stuck request', async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-kill-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = {
+      DATABASE_URL: await createTestDatabase(),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+      STAGE_STALE_SECONDS: '2',
+      WEB_DIST_DIR: dataDir,
+      MICROSOFT_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9',
+    };
+    const first = startYidu(env);
+    children.push(first);
+    await waitHealthy(base);
+
+    const { token } = await api(base, '/api/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ method: 'email', email: 'kill@example.com', password: STRONG_PASSWORD }),
+    });
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([await readFile(path.join(CORPUS, 'pdf/en-free-culture-book.pdf'))]),
+      'free-culture.pdf',
+    );
+    const { fileId } = await api(base, '/api/book/upload', { method: 'POST', body: form }, token);
+    const { requestId } = await api(
+      base,
+      '/api/book/saveNew',
+      { method: 'POST', body: JSON.stringify({ fileId, bookName: 'Free Culture', bookStatus: 0 }) },
+      token,
+    );
+
+    // Start parsing and wait until the worker is really in the middle of it.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const state = await api(base, `/api/book/analysis?requestId=${requestId}`, {}, token);
+      expect(state.status).not.toBe('failed');
+      if (state.status === 'running' && state.progress > 0) break;
+      if (state.status === 'done') throw new Error('parsing finished before the kill; use a bigger book');
+      if (Date.now() > deadline) throw new Error('parsing did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+
+    const second = startYidu(env);
+    children.push(second);
+    await waitHealthy(base);
+    const finished = Date.now() + 60_000;
+    let state;
+    do {
+      await new Promise((r) => setTimeout(r, 300));
+      state = await api(base, `/api/book/analysis?requestId=${requestId}`, {}, token);
+    } while (state.status === 'running' && Date.now() < finished);
+    expect(state).toMatchObject({ stage: 'parsingFile', status: 'done' });
+    expect(state.result.chapters).toBeGreaterThan(10);
+    second.kill('SIGTERM');
+    await new Promise((resolve) => second.once('exit', resolve));
+  }, 120_000);
+});
