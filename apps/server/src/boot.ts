@@ -16,6 +16,7 @@ import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
 import { Notifier } from './lib/notifier.ts';
+import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
 
 export interface Running {
@@ -76,6 +77,17 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     const infra: Infrastructure = { config, db, queue, logger, sms, storage };
     const services = createServices(infra);
 
+    // Engine settings saved by admins override the environment; every process follows their changes.
+    const notifier = new Notifier(databaseUrl, logger);
+    await notifier.start();
+    cleanups.push(() => notifier.stop());
+    const reloadEngines = async () => services.translation.setSettings(await services.engines.load());
+    await reloadEngines();
+    notifier.subscribe(
+      ENGINES_TOPIC,
+      () => void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed')),
+    );
+
     if (config.accounts.admin) {
       const result = await services.auth.ensureAdmin(config.accounts.admin);
       if (result === 'created') logger.info({ account: config.accounts.admin.account }, 'admin account created');
@@ -99,13 +111,10 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
 
     let app: FastifyInstance | undefined;
     if (config.role !== 'worker') {
-      const notifier = new Notifier(databaseUrl, logger);
-      await notifier.start();
-      cleanups.push(() => notifier.stop());
       app = await buildApp(infra, services, notifier);
       const httpApp = app;
-      // Stop taking requests before the queue and the database go away.
-      cleanups.splice(1, 0, () => httpApp.close());
+      // Cleanups run in reverse: the HTTP server stops taking requests first, the database goes last.
+      cleanups.push(() => httpApp.close());
     }
     return { config, infra, services, app, mailer, stop };
   } catch (error) {

@@ -9,11 +9,12 @@ import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
 import { BooksService } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
-import { createTranslationChain } from './engines/translation/registry.ts';
 import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
 import { TranslationService } from './modules/translation/translation.service.ts';
 import { AiService } from './modules/ai/ai.service.ts';
+import { EnginesService } from './modules/translation/engines.service.ts';
+import { SecretBox } from './lib/secret-box.ts';
 import { createLlmClient } from './engines/llm/openai-compatible.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { CodesRepo } from './modules/auth/codes.repo.ts';
@@ -45,6 +46,7 @@ export interface Services {
   translation: TranslationService;
   reader: ReaderService;
   ai: AiService;
+  engines: EnginesService;
   limiter: RateLimiter;
   signer: UrlSigner;
 }
@@ -63,7 +65,13 @@ export function createServices(infra: Infrastructure): Services {
   const pointsService = new PointsService(infra.db);
   const translation = new TranslationService({
     db: infra.db,
-    chain: createTranslationChain(infra.config.translationEngines, { logger: infra.logger }),
+    logger: infra.logger,
+    settings: infra.config.translationEngines,
+  });
+  const engines = new EnginesService({
+    db: infra.db,
+    config: infra.config,
+    box: new SecretBox(infra.config.appSecret),
     logger: infra.logger,
   });
   const uploads = new UploadService({
@@ -73,7 +81,8 @@ export function createServices(infra: Infrastructure): Services {
     queue: infra.queue,
     logger: infra.logger,
     storeCover: (data) => books.storeCover(data),
-    translateTitle: (text, from, to) => translation.translateTitle(text, from, to),
+    translateTitle: async (text, from, to, userId) =>
+      translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
   });
   const reader = new ReaderService({
     db: infra.db,
@@ -85,13 +94,14 @@ export function createServices(infra: Infrastructure): Services {
   });
   return {
     auth,
-    users: new UsersService({ usersRepo, auth }),
+    users: new UsersService({ usersRepo, auth, enabledEngines: () => translation.enabledEngines() }),
     admin: new AdminService({ ...infra, usersRepo, invites, auth }),
     books,
     uploads,
     points: pointsService,
     translation,
     reader,
+    engines,
     ai: new AiService({
       db: infra.db,
       books,

@@ -76,6 +76,8 @@ export const UserInfo = z.object({
   /** Default visibility for uploads: true = public. */
   defaultSharePublic: z.boolean(),
   deductMode: z.enum(DEDUCT_MODES),
+  /** The translation engine the user prefers among the enabled ones; null = the server's order. */
+  translationEngine: z.string().nullable(),
   points: z.number(),
   createdAt: z.string(),
 });
@@ -109,6 +111,7 @@ export const UpdateUserinfoBody = z.object({
   commonLanguages: z.array(z.string().trim().max(40)).max(26).optional(),
   defaultSharePublic: z.boolean().optional(),
   deductMode: z.enum(DEDUCT_MODES).optional(),
+  translationEngine: z.string().max(30).nullable().optional(),
 });
 export type UpdateUserinfoBody = z.infer<typeof UpdateUserinfoBody>;
 

@@ -3,6 +3,7 @@ import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-books.ts';
 import * as m0003 from './migrations/0003-translation.ts';
 import * as m0004 from './migrations/0004-ai.ts';
+import * as m0005 from './migrations/0005-engine-settings.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-books': m0002,
   '0003-translation': m0003,
   '0004-ai': m0004,
+  '0005-engine-settings': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

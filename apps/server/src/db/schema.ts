@@ -28,6 +28,7 @@ export interface UsersTable {
   common_languages: Generated<string[]>;
   default_share_public: Generated<boolean>;
   deduct_mode: Generated<'autoDeduct' | 'deductAfterConfirmation'>;
+  translation_engine: Generated<string | null>;
   points_balance: DefaultedBigInt;
   login_count: Generated<number>;
   last_login_at: NullableTimestamp;
@@ -271,6 +272,16 @@ export interface AiAnnotationsTable {
   created_at: CreatedAt;
 }
 
+export interface EngineSettingsTable {
+  name: string;
+  position: number;
+  enabled: boolean;
+  settings: ColumnType<Record<string, unknown>, string, string>;
+  api_key_sealed: string | null;
+  updated_at: Timestamp;
+  updated_by: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -291,6 +302,7 @@ export interface Database {
   book_translations: BookTranslationsTable;
   prices: PricesTable;
   ai_annotations: AiAnnotationsTable;
+  engine_settings: EngineSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -80,6 +80,7 @@ export function makeUser(overrides: Partial<UserInfo> = {}): UserInfo {
     commonLanguages: [],
     defaultSharePublic: false,
     deductMode: 'autoDeduct',
+    translationEngine: null,
     points: 1234,
     createdAt: '2025-01-01T00:00:00.000Z',
     ...overrides,

@@ -25,7 +25,7 @@ import { newBookCode } from './book-code.ts';
 import { paginate } from './paginate.ts';
 
 /** Translates a book title; provided by the translation engine layer once it is configured. */
-export type TitleTranslator = (text: string, from: string, to: string) => Promise<string>;
+export type TitleTranslator = (text: string, from: string, to: string, userId: number) => Promise<string>;
 
 /** The stage each Path B call drives, the stage that must be done before it, and its job. */
 const STAGE_CALLS = {
@@ -485,7 +485,7 @@ export class UploadService {
     if (from === to) return { translatedName: request.book_name, from, to };
     if (!this.d.translateTitle) throw new StageFailure('translationUnavailable', 'no translation engine is configured');
     try {
-      return { translatedName: await this.d.translateTitle(request.book_name, from, to), from, to };
+      return { translatedName: await this.d.translateTitle(request.book_name, from, to, request.user_id), from, to };
     } catch (error) {
       if (error instanceof AppError) throw new StageFailure(error.key, error.message);
       throw error;

@@ -162,6 +162,19 @@ export class PointsService {
     }
   }
 
+  /** An admin's grant: once per request id, recorded as income with who granted it. */
+  async grantTo(
+    userId: number,
+    points: number,
+    requestId: string,
+    detail: { by: number; note: string },
+  ): Promise<number> {
+    const user = await this.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    if (!user) throw fail('notFound');
+    await this.credit(userId, points, 'adminGrant', `grant:${requestId}`, detail);
+    return this.balance(userId);
+  }
+
   private async balance(userId: number, db: Db = this.db): Promise<number> {
     const row = await db
       .selectFrom('users')

@@ -273,8 +273,25 @@ export class ReaderService {
     const from = (book.original_language ?? 'auto') as LanguageCode | 'auto';
     const to = lang as LanguageCode;
     const topic = translationTopic(bookId, lang);
+    // The engine the reader who asked for the page prefers goes first.
+    const requester = claimed.find((b) => b.requested_by !== null)?.requested_by;
+    const preferred = requester
+      ? (
+          await this.d.db
+            .selectFrom('users')
+            .select('translation_engine')
+            .where('id', '=', requester)
+            .executeTakeFirst()
+        )?.translation_engine
+      : null;
 
-    const memory = await this.d.translation.fromMemory(claimed.map(sourceOf), from, to, book.glossary_version);
+    const memory = await this.d.translation.fromMemory(
+      claimed.map(sourceOf),
+      from,
+      to,
+      book.glossary_version,
+      preferred,
+    );
     const hits = claimed.filter((b) => memory.has(sourceHashOf(b)));
     if (hits.length > 0) {
       await this.repo.saveDone(
@@ -292,6 +309,7 @@ export class ReaderService {
         try {
           const results = await this.d.translation.translate(batch.map(sourceOf), from, to, {
             glossaryVersion: book.glossary_version,
+            preferred,
           });
           await this.repo.saveDone(
             bookId,

@@ -3,7 +3,9 @@ import type { LanguageCode } from '@yidu/shared';
 import { sql } from 'kysely';
 import sanitizeHtml from 'sanitize-html';
 import type { Db } from '../../db/client.ts';
-import type { TranslationChain } from '../../engines/translation/resilient.ts';
+import { createEngine, type EngineSettings } from '../../engines/translation/registry.ts';
+import { TranslationChain } from '../../engines/translation/resilient.ts';
+import type { EngineName, TranslationEngine } from '../../engines/translation/types.ts';
 import { EngineError } from '../../engines/translation/errors.ts';
 import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -37,20 +39,60 @@ export function cleanTranslation(html: string): string {
  */
 export class TranslationService {
   private readonly db: Db;
-  readonly chain: TranslationChain;
   private readonly logger: Logger;
+  private engines: TranslationEngine[] = [];
+  private readonly chains = new Map<string, TranslationChain>();
 
-  constructor(deps: { db: Db; chain: TranslationChain; logger: Logger }) {
+  constructor(deps: { db: Db; logger: Logger; settings: EngineSettings[] }) {
     this.db = deps.db;
-    this.chain = deps.chain;
     this.logger = deps.logger;
+    this.setSettings(deps.settings);
+  }
+
+  /** Rebuilds the engines (at start and whenever an admin saves the engine settings). */
+  setSettings(settings: EngineSettings[]): void {
+    const engines: TranslationEngine[] = [];
+    for (const s of settings.filter((e) => e.enabled)) {
+      try {
+        engines.push(createEngine(s));
+      } catch (error) {
+        this.logger.error({ engine: s.name, err: error }, 'translation engine left out: its settings are incomplete');
+      }
+    }
+    this.engines = engines;
+    this.chains.clear();
+  }
+
+  /** The engines users may choose from, in the admin's order. */
+  enabledEngines(): EngineName[] {
+    return this.engines.map((e) => e.name);
+  }
+
+  /** The engines in fallback order, with the reader's preferred engine first when it is enabled. */
+  chainFor(preferred?: string | null): TranslationChain {
+    const key = preferred ?? '';
+    let chain = this.chains.get(key);
+    if (!chain) {
+      const first = this.engines.filter((e) => e.name === preferred);
+      chain = new TranslationChain([...first, ...this.engines.filter((e) => e.name !== preferred)], {
+        logger: this.logger,
+      });
+      this.chains.set(key, chain);
+    }
+    return chain;
   }
 
   /** Memory hits for the texts, preferring the engines in the chain's order. */
-  async fromMemory(texts: string[], from: string, to: string, glossaryVersion = 0): Promise<Map<string, Translated>> {
+  async fromMemory(
+    texts: string[],
+    from: string,
+    to: string,
+    glossaryVersion = 0,
+    preferred?: string | null,
+  ): Promise<Map<string, Translated>> {
     const hashes = [...new Set(texts.map(sourceHash))];
     if (hashes.length === 0) return new Map();
-    const order = this.chain.engines.map((e) => e.name);
+    const order = this.chainFor(preferred).engines.map((e) => e.name);
     const rows = await sql<{ source_hash: string; translation: string; engine: string; model: string }>`
       SELECT DISTINCT ON (source_hash) source_hash, translation, engine, model
       FROM translation_memory
@@ -94,18 +136,24 @@ export class TranslationService {
     texts: string[],
     from: LanguageCode | 'auto',
     to: LanguageCode,
-    options: { glossaryVersion?: number; signal?: AbortSignal } = {},
+    options: {
+      glossaryVersion?: number;
+      signal?: AbortSignal;
+      preferred?: string | null;
+      glossary?: { source: string; target: string }[];
+    } = {},
   ): Promise<Translated[]> {
     const glossaryVersion = options.glossaryVersion ?? 0;
-    const memory = await this.fromMemory(texts, from, to, glossaryVersion);
+    const memory = await this.fromMemory(texts, from, to, glossaryVersion, options.preferred);
     const results: (Translated | undefined)[] = texts.map((t) => memory.get(sourceHash(t)));
     const missing = texts.map((t, i) => ({ t, i })).filter(({ i }) => results[i] === undefined);
     if (missing.length > 0) {
-      const output = await this.chain.translate({
+      const output = await this.chainFor(options.preferred).translate({
         texts: missing.map((m) => m.t),
         from,
         to,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.glossary?.length ? { glossary: options.glossary } : {}),
       });
       const fresh = missing.map((m, k) => ({
         source: m.t,
@@ -133,9 +181,11 @@ export class TranslationService {
   }
 
   /** A book title (plain text); engine failures become translationUnavailable. */
-  async translateTitle(title: string, from: string, to: string): Promise<string> {
+  async translateTitle(title: string, from: string, to: string, preferred?: string | null): Promise<string> {
     try {
-      const [result] = await this.translate([escapeText(title)], from as LanguageCode | 'auto', to as LanguageCode);
+      const [result] = await this.translate([escapeText(title)], from as LanguageCode | 'auto', to as LanguageCode, {
+        preferred,
+      });
       return decodeEntities(sanitizeHtml(result!.translation, { allowedTags: [], allowedAttributes: {} }));
     } catch (error) {
       if (error instanceof EngineError) {

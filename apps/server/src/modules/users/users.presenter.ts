@@ -19,6 +19,7 @@ export function toUserInfo(row: UserRow): UserInfo {
     commonLanguages: row.common_languages,
     defaultSharePublic: row.default_share_public,
     deductMode: row.deduct_mode,
+    translationEngine: row.translation_engine,
     points: Number(row.points_balance),
     createdAt: row.created_at.toISOString(),
   };

@@ -8,9 +8,11 @@ import { toUserInfo } from './users.presenter.ts';
 export class UsersService {
   private readonly usersRepo: UsersRepo;
   private readonly auth: AuthService;
-  constructor(deps: { usersRepo: UsersRepo; auth: AuthService }) {
+  private readonly enabledEngines: () => string[];
+  constructor(deps: { usersRepo: UsersRepo; auth: AuthService; enabledEngines: () => string[] }) {
     this.usersRepo = deps.usersRepo;
     this.auth = deps.auth;
+    this.enabledEngines = deps.enabledEngines;
   }
 
   getInfo(auth: Authenticated): UserInfo {
@@ -27,7 +29,11 @@ export class UsersService {
         if (!commonLanguages.includes(language.name)) commonLanguages.push(language.name);
       }
     }
+    if (body.translationEngine && !this.enabledEngines().includes(body.translationEngine)) {
+      throw fail('badRequest', { reason: 'engineNotEnabled', engines: this.enabledEngines() });
+    }
     const updated = await this.usersRepo.update(auth.user.id, {
+      ...(body.translationEngine !== undefined ? { translation_engine: body.translationEngine } : {}),
       ...(body.username !== undefined ? { username: body.username } : {}),
       ...(body.nickname !== undefined ? { nickname: body.nickname || null } : {}),
       ...(commonLanguages ? { common_languages: commonLanguages } : {}),
