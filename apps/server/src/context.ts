@@ -14,6 +14,7 @@ import { ReaderService } from './modules/reader/reader.service.ts';
 import { TranslationService } from './modules/translation/translation.service.ts';
 import { AiService } from './modules/ai/ai.service.ts';
 import { EnginesService } from './modules/translation/engines.service.ts';
+import { GlossaryService } from './modules/translation/glossary.service.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { createLlmClient } from './engines/llm/openai-compatible.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -47,6 +48,7 @@ export interface Services {
   reader: ReaderService;
   ai: AiService;
   engines: EnginesService;
+  glossary: GlossaryService;
   limiter: RateLimiter;
   signer: UrlSigner;
 }
@@ -84,10 +86,20 @@ export function createServices(infra: Infrastructure): Services {
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
   });
+  const llm = infra.config.llm
+    ? createLlmClient({
+        baseUrl: infra.config.llm.baseUrl,
+        model: infra.config.llm.model,
+        timeoutMs: 60_000,
+        ...(infra.config.llm.apiKey ? { apiKey: infra.config.llm.apiKey } : {}),
+      })
+    : undefined;
+  const glossary = new GlossaryService({ db: infra.db, books, logger: infra.logger, llm });
   const reader = new ReaderService({
     db: infra.db,
     books,
     translation,
+    glossary,
     points: pointsService,
     queue: infra.queue,
     logger: infra.logger,
@@ -102,19 +114,13 @@ export function createServices(infra: Infrastructure): Services {
     translation,
     reader,
     engines,
+    glossary,
     ai: new AiService({
       db: infra.db,
       books,
       points: pointsService,
       logger: infra.logger,
-      llm: infra.config.llm
-        ? createLlmClient({
-            baseUrl: infra.config.llm.baseUrl,
-            model: infra.config.llm.model,
-            timeoutMs: 60_000,
-            ...(infra.config.llm.apiKey ? { apiKey: infra.config.llm.apiKey } : {}),
-          })
-        : undefined,
+      llm,
     }),
     limiter,
     signer,

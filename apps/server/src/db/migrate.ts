@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002-books.ts';
 import * as m0003 from './migrations/0003-translation.ts';
 import * as m0004 from './migrations/0004-ai.ts';
 import * as m0005 from './migrations/0005-engine-settings.ts';
+import * as m0006 from './migrations/0006-glossary.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-translation': m0003,
   '0004-ai': m0004,
   '0005-engine-settings': m0005,
+  '0006-glossary': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -282,6 +282,15 @@ export interface EngineSettingsTable {
   updated_by: number | null;
 }
 
+export interface BookGlossaryTable {
+  book_id: number;
+  target_lang: string;
+  source: string;
+  target: string;
+  note: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -303,6 +312,7 @@ export interface Database {
   prices: PricesTable;
   ai_annotations: AiAnnotationsTable;
   engine_settings: EngineSettingsTable;
+  book_glossary: BookGlossaryTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

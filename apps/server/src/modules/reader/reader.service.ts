@@ -7,6 +7,7 @@ import { notify } from '../../lib/notifier.ts';
 import type { Db } from '../../db/client.ts';
 import type { BooksService } from '../books/books.service.ts';
 import type { PointsService } from '../points/points.service.ts';
+import type { GlossaryService } from '../translation/glossary.service.ts';
 import type { TranslationService } from '../translation/translation.service.ts';
 import { escapeText, sourceHash } from '../translation/translation.service.ts';
 import { ReaderRepo, TRANSLATABLE, type BlockRow, type TranslationRow } from './reader.repo.ts';
@@ -22,6 +23,7 @@ interface Deps {
   db: Db;
   books: BooksService;
   translation: TranslationService;
+  glossary: GlossaryService;
   points: PointsService;
   queue: JobQueue;
   logger: Logger;
@@ -285,6 +287,7 @@ export class ReaderService {
         )?.translation_engine
       : null;
 
+    const glossary = await this.d.glossary.entries(bookId, lang);
     const memory = await this.d.translation.fromMemory(
       claimed.map(sourceOf),
       from,
@@ -310,6 +313,7 @@ export class ReaderService {
           const results = await this.d.translation.translate(batch.map(sourceOf), from, to, {
             glossaryVersion: book.glossary_version,
             preferred,
+            glossary,
           });
           await this.repo.saveDone(
             bookId,
