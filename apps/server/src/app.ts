@@ -25,6 +25,7 @@ import { pointsRoutes } from './modules/points/points.routes.ts';
 import { readerRoutes } from './modules/reader/reader.routes.ts';
 import { aiRoutes } from './modules/ai/ai.routes.ts';
 import { translationRoutes } from './modules/translation/translation.routes.ts';
+import { marksRoutes } from './modules/marks/marks.routes.ts';
 import type { Notifier } from './lib/notifier.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
@@ -110,6 +111,7 @@ export async function buildApp(
       await api.register(readerRoutes, { services, guards, notifier });
       await api.register(aiRoutes, { services, guards });
       await api.register(translationRoutes, { services, guards });
+      await api.register(marksRoutes, { services, guards });
       await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
     },
     { prefix: '/api' },

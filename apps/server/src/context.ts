@@ -15,6 +15,7 @@ import { TranslationService } from './modules/translation/translation.service.ts
 import { AiService } from './modules/ai/ai.service.ts';
 import { EnginesService } from './modules/translation/engines.service.ts';
 import { GlossaryService } from './modules/translation/glossary.service.ts';
+import { MarksService } from './modules/marks/marks.service.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { createLlmClient } from './engines/llm/openai-compatible.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -49,6 +50,7 @@ export interface Services {
   ai: AiService;
   engines: EnginesService;
   glossary: GlossaryService;
+  marks: MarksService;
   limiter: RateLimiter;
   signer: UrlSigner;
 }
@@ -115,6 +117,7 @@ export function createServices(infra: Infrastructure): Services {
     reader,
     engines,
     glossary,
+    marks: new MarksService({ db: infra.db, books }),
     ai: new AiService({
       db: infra.db,
       books,

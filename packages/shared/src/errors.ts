@@ -52,6 +52,7 @@ export const ERRORS = {
   translationUnavailable: { status: 503, message: 'No translation engine is available' },
   stageNotReady: { status: 409, message: 'The previous step has not finished yet' },
   invalidImage: { status: 415, message: 'Only JPG and PNG images are accepted' },
+  annotationEmpty: { status: 400, message: 'Annotation content cannot be empty' },
   insufficientPoints: { status: 402, message: 'Not enough points' },
   pointsConfirmationRequired: { status: 409, message: 'Please confirm the points charge' },
   aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },

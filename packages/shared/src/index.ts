@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './books.ts';
 export * from './reader.ts';
 export * from './ai.ts';
+export * from './marks.ts';

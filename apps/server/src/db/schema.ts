@@ -6,6 +6,8 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 /** int8 columns come back from pg as strings; we parse them where read. */
 type BigIntColumn = ColumnType<string, number | bigint | string, number | bigint | string>;
+/** A bigserial id: read as a string, never written. */
+type GeneratedBigId = ColumnType<string, undefined, never>;
 type DefaultedBigInt = ColumnType<string, number | bigint | string | undefined, number | bigint | string>;
 
 export type UserStatus = 'pending' | 'active' | 'disabled';
@@ -29,6 +31,8 @@ export interface UsersTable {
   default_share_public: Generated<boolean>;
   deduct_mode: Generated<'autoDeduct' | 'deductAfterConfirmation'>;
   translation_engine: Generated<string | null>;
+  reader_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  tabs: ColumnType<unknown[], string | undefined, string>;
   points_balance: DefaultedBigInt;
   login_count: Generated<number>;
   last_login_at: NullableTimestamp;
@@ -75,7 +79,7 @@ export interface InviteCodesTable {
 }
 
 export interface PointsLedgerTable {
-  id: Generated<BigIntColumn>;
+  id: GeneratedBigId;
   user_id: number;
   type: 'income' | 'expenditure';
   points: BigIntColumn;
@@ -87,7 +91,7 @@ export interface PointsLedgerTable {
 }
 
 export interface LoginEventsTable {
-  id: Generated<BigIntColumn>;
+  id: GeneratedBigId;
   user_id: number | null;
   account: string;
   ip: string | null;
@@ -114,7 +118,7 @@ export interface FilesTable {
 }
 
 export interface UploadEventsTable {
-  id: Generated<BigIntColumn>;
+  id: GeneratedBigId;
   ip: string;
   user_id: number | null;
   file_id: string | null;
@@ -229,7 +233,7 @@ export interface UploadRequestsTable {
 }
 
 export interface TranslationMemoryTable {
-  id: Generated<BigIntColumn>;
+  id: GeneratedBigId;
   source_hash: string;
   source_lang: string;
   target_lang: string;
@@ -291,6 +295,35 @@ export interface BookGlossaryTable {
   created_at: CreatedAt;
 }
 
+export type MarkKind = 'annotation' | 'highlight' | 'underline' | 'bookmark';
+
+export interface ReaderMarksTable {
+  id: GeneratedBigId;
+  user_id: number;
+  book_id: number;
+  kind: MarkKind;
+  block_id: string;
+  page: number;
+  start_offset: number | null;
+  end_offset: number | null;
+  in_translation: Generated<boolean>;
+  language: string | null;
+  quote: Generated<string>;
+  content: string | null;
+  color: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ReadingPositionsTable {
+  user_id: number;
+  book_id: number;
+  page: number;
+  block_id: string | null;
+  language: string;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -313,6 +346,8 @@ export interface Database {
   ai_annotations: AiAnnotationsTable;
   engine_settings: EngineSettingsTable;
   book_glossary: BookGlossaryTable;
+  reader_marks: ReaderMarksTable;
+  reading_positions: ReadingPositionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

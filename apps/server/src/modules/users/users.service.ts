@@ -1,4 +1,11 @@
-import { findLanguage, type UpdateUserinfoBody, type UserInfo, type VeteranResult } from '@yidu/shared';
+import {
+  findLanguage,
+  ReaderSettings,
+  TabsState,
+  type UpdateUserinfoBody,
+  type UserInfo,
+  type VeteranResult,
+} from '@yidu/shared';
 import { fail } from '../../http/errors.ts';
 import type { Authenticated, AuthService } from '../auth/auth.service.ts';
 import type { UsersRepo } from './users.repo.ts';
@@ -51,6 +58,33 @@ export class UsersService {
 
   changePassword(auth: Authenticated, oldPassword: string, password: string): Promise<void> {
     return this.auth.changePassword(auth, oldPassword, password);
+  }
+
+  readerSettings(auth: Authenticated): ReaderSettings {
+    return ReaderSettings.parse(auth.user.reader_settings ?? {});
+  }
+
+  async saveReaderSettings(auth: Authenticated, changes: Partial<ReaderSettings>): Promise<ReaderSettings> {
+    const next = ReaderSettings.parse({ ...this.readerSettings(auth), ...changes });
+    await this.usersRepo.update(auth.user.id, { reader_settings: JSON.stringify(next) });
+    return next;
+  }
+
+  tabs(auth: Authenticated): TabsState {
+    const parsed = TabsState.safeParse({
+      tabs: auth.user.tabs ?? [],
+      active: (auth.user.reader_settings as { activeTab?: string })?.activeTab,
+    });
+    return parsed.success ? parsed.data : { tabs: [], active: 'newTab' };
+  }
+
+  async saveTabs(auth: Authenticated, state: TabsState): Promise<TabsState> {
+    const unique = [...new Map(state.tabs.map((t) => [t.bookCode, t])).values()];
+    await this.usersRepo.update(auth.user.id, {
+      tabs: JSON.stringify(unique),
+      reader_settings: JSON.stringify({ ...(auth.user.reader_settings ?? {}), activeTab: state.active }),
+    });
+    return { tabs: unique, active: state.active };
   }
 
   /** A veteran has logged in on an earlier day; new users get the welcome guide. */
