@@ -59,7 +59,7 @@ describe('engine registry', () => {
     const llm = createEngine({ name: 'llm', enabled: true, endpoint: 'http://x/v1', model: 'gpt-4o-mini' });
     expect(llm).toBeInstanceOf(LlmTranslationEngine);
     expect(llm.model).toBe('gpt-4o-mini');
-    expect(llm.limits?.concurrency).toBe(2);
+    expect(llm.limits?.concurrency).toBe(3);
     expect(() => createEngine({ name: 'llm', enabled: true })).toThrow(/base URL and a model/);
   });
 

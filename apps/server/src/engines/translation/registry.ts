@@ -35,7 +35,8 @@ const DEFAULT_LIMITS: Record<EngineName, Required<Pick<EngineLimits, 'concurrenc
   microsoft: { concurrency: 4, timeoutMs: 20_000 },
   google: { concurrency: 4, timeoutMs: 20_000 },
   deepl: { concurrency: 4, timeoutMs: 30_000 },
-  llm: { concurrency: 2, timeoutMs: 120_000 },
+  // Three requests at a time: hosted APIs take many more; a local server queues them without harm.
+  llm: { concurrency: 3, timeoutMs: 120_000 },
   libretranslate: { concurrency: 2, timeoutMs: 60_000 },
 };
 

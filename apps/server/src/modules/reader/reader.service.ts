@@ -17,7 +17,8 @@ export const translationTopic = (bookId: number, lang: string) => `tr:${bookId}:
 
 /** The first batch holds one block, so the first paragraph reaches the reader after one engine round trip. */
 const FIRST_BATCH = 1;
-const BATCH_BLOCKS = 12;
+/** The rest is spread over the engine's other concurrent requests, at most this many blocks each. */
+const MAX_BATCH_BLOCKS = 12;
 
 interface Deps {
   db: Db;
@@ -305,8 +306,9 @@ export class ReaderService {
       await notify(this.d.db, topic, { page, seqs: hits.map((b) => b.seq) });
     }
     const rest = claimed.filter((b) => !memory.has(sourceHashOf(b)));
-    const batches =
-      rest.length > 0 ? [rest.slice(0, FIRST_BATCH), ...chunk(rest.slice(FIRST_BATCH), BATCH_BLOCKS)] : [];
+    const parallel = Math.max(1, this.d.translation.concurrencyFor(preferred) - 1);
+    const size = Math.min(MAX_BATCH_BLOCKS, Math.max(1, Math.ceil((rest.length - FIRST_BATCH) / parallel)));
+    const batches = rest.length > 0 ? [rest.slice(0, FIRST_BATCH), ...chunk(rest.slice(FIRST_BATCH), size)] : [];
     await Promise.all(
       batches.map(async (batch) => {
         try {

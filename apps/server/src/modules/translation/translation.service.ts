@@ -68,6 +68,11 @@ export class TranslationService {
     return this.engines.map((e) => e.name);
   }
 
+  /** How many requests the first engine of a chain may have in flight (for splitting a page into batches). */
+  concurrencyFor(preferred?: string | null): number {
+    return this.chainFor(preferred).engines[0]?.limits?.concurrency ?? 1;
+  }
+
   /** The engines in fallback order, with the reader's preferred engine first when it is enabled. */
   chainFor(preferred?: string | null): TranslationChain {
     const key = preferred ?? '';
