@@ -26,6 +26,8 @@ import { readerRoutes } from './modules/reader/reader.routes.ts';
 import { aiRoutes } from './modules/ai/ai.routes.ts';
 import { translationRoutes } from './modules/translation/translation.routes.ts';
 import { marksRoutes } from './modules/marks/marks.routes.ts';
+import { sharingRoutes } from './modules/sharing/sharing.routes.ts';
+import { feedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import type { Notifier } from './lib/notifier.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
@@ -112,6 +114,8 @@ export async function buildApp(
       await api.register(aiRoutes, { services, guards });
       await api.register(translationRoutes, { services, guards });
       await api.register(marksRoutes, { services, guards });
+      await api.register(sharingRoutes, { services, guards });
+      await api.register(feedbackRoutes, { services, guards });
       await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
     },
     { prefix: '/api' },

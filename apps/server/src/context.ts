@@ -16,6 +16,8 @@ import { AiService } from './modules/ai/ai.service.ts';
 import { EnginesService } from './modules/translation/engines.service.ts';
 import { GlossaryService } from './modules/translation/glossary.service.ts';
 import { MarksService } from './modules/marks/marks.service.ts';
+import { SharingService } from './modules/sharing/sharing.service.ts';
+import { FeedbackService } from './modules/feedback/feedback.service.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { createLlmClient } from './engines/llm/openai-compatible.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -51,6 +53,8 @@ export interface Services {
   engines: EnginesService;
   glossary: GlossaryService;
   marks: MarksService;
+  sharing: SharingService;
+  feedback: FeedbackService;
   limiter: RateLimiter;
   signer: UrlSigner;
 }
@@ -118,6 +122,8 @@ export function createServices(infra: Infrastructure): Services {
     engines,
     glossary,
     marks: new MarksService({ db: infra.db, books }),
+    sharing: new SharingService({ db: infra.db, books, publicUrl: infra.config.publicUrl, logger: infra.logger }),
+    feedback: new FeedbackService({ db: infra.db, storage: infra.storage, signer, logger: infra.logger }),
     ai: new AiService({
       db: infra.db,
       books,

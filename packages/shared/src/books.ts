@@ -121,6 +121,8 @@ export const BookChapter = z.object({ index: z.number(), title: z.string(), leve
 export const BookDetail = BookSummary.extend({
   chapters: z.array(BookChapter),
   sourcePages: z.number().nullable(),
+  /** The AI features the user has on this book: all, or those granted by the share links that brought it. */
+  features: z.array(z.string()),
 });
 export type BookDetail = z.infer<typeof BookDetail>;
 

@@ -7,3 +7,4 @@ export * from './books.ts';
 export * from './reader.ts';
 export * from './ai.ts';
 export * from './marks.ts';
+export * from './social.ts';

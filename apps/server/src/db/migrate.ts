@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004-ai.ts';
 import * as m0005 from './migrations/0005-engine-settings.ts';
 import * as m0006 from './migrations/0006-glossary.ts';
 import * as m0007 from './migrations/0007-reading.ts';
+import * as m0008 from './migrations/0008-sharing-feedback.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-engine-settings': m0005,
   '0006-glossary': m0006,
   '0007-reading': m0007,
+  '0008-sharing-feedback': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -33,6 +33,8 @@ export interface UsersTable {
   translation_engine: Generated<string | null>;
   reader_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
   tabs: ColumnType<unknown[], string | undefined, string>;
+  pending_email: Generated<string | null>;
+  show_name_on_shares: Generated<boolean>;
   points_balance: DefaultedBigInt;
   login_count: Generated<number>;
   last_login_at: NullableTimestamp;
@@ -324,6 +326,40 @@ export interface ReadingPositionsTable {
   updated_at: Timestamp;
 }
 
+export interface BookSharesTable {
+  id: string;
+  book_id: number;
+  owner_id: number;
+  features: string[];
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface ShareGrantsTable {
+  share_id: string;
+  user_id: number;
+  book_id: number;
+  created_at: CreatedAt;
+}
+
+export type FeedbackStatus = 'unresolved' | 'inProgress' | 'resolved' | 'closed';
+export type FeedbackType = 'systemBug' | 'uiIssue' | 'optimizationSuggestion';
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  user_id: number | null;
+  title: string;
+  type: FeedbackType;
+  description: string;
+  image_key: string | null;
+  status: Generated<FeedbackStatus>;
+  reply: string | null;
+  replied_by: number | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -348,6 +384,9 @@ export interface Database {
   book_glossary: BookGlossaryTable;
   reader_marks: ReaderMarksTable;
   reading_positions: ReadingPositionsTable;
+  book_shares: BookSharesTable;
+  share_grants: ShareGrantsTable;
+  feedback: FeedbackTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   findLanguage,
   type AiAnnotation,
+  type AiFeature,
   type AnnotateResult,
   type ExplainBody,
   type RestateBody,
@@ -48,6 +49,13 @@ export class AiService {
   private llm(): LlmClient {
     if (!this.d.llm) throw fail('aiNotConfigured');
     return this.d.llm;
+  }
+
+  /** Shared books carry only the features their links grant; the server refuses the others. */
+  private async viewWith(user: UserRow, code: string, feature: AiFeature) {
+    const view = await this.d.books.view(user, code);
+    if (!view.features?.includes(feature)) throw fail('insufficientPermissions', { feature });
+    return view;
   }
 
   private language(code: string): string {
@@ -117,9 +125,9 @@ export class AiService {
   /** Streams an explanation (or an advanced one) of a selection, then charges it. */
   async *explain(user: UserRow, body: ExplainBody): AsyncGenerator<AiEvent> {
     const llm = this.llm();
-    const { book } = await this.d.books.view(user, body.bookCode);
-    const language = this.language(body.language);
     const action: PricedAction = body.advanced ? 'advancedExplanation' : 'explanation';
+    const { book } = await this.viewWith(user, body.bookCode, action as AiFeature);
+    const language = this.language(body.language);
     const ctx = await this.passage(book, body.blockId);
     const price = await this.preflight(user, action, body.confirm);
     const text = yield* this.streamAnswer(
@@ -137,7 +145,7 @@ export class AiService {
   /** Streams a simpler rewording of a selection, in the selection's own language, then charges it. */
   async *restate(user: UserRow, body: RestateBody): AsyncGenerator<AiEvent> {
     const llm = this.llm();
-    const { book } = await this.d.books.view(user, body.bookCode);
+    const { book } = await this.viewWith(user, body.bookCode, 'restatement');
     const language = this.language(body.language);
     const ctx = await this.passage(book, body.blockId);
     // A selection made in the original text is reworded in the book's language, one made in the translation in the reader's.
@@ -181,7 +189,7 @@ export class AiService {
     body: { bookCode: string; language: string; page: number; confirm?: boolean | undefined },
   ): Promise<AnnotateResult> {
     const llm = this.llm();
-    const { book } = await this.d.books.view(user, body.bookCode);
+    const { book } = await this.viewWith(user, body.bookCode, 'annotation');
     const language = this.language(body.language);
     const blocks = await this.d.db
       .selectFrom('book_blocks')
@@ -250,7 +258,7 @@ export class AiService {
     user: UserRow,
     body: { bookCode: string; language: string; query: string; ai: boolean; confirm?: boolean | undefined },
   ): Promise<SearchResult> {
-    const { book } = await this.d.books.view(user, body.bookCode);
+    const { book } = await this.viewWith(user, body.bookCode, 'search');
     const language = this.language(body.language);
     let price = 0;
     if (body.ai) {

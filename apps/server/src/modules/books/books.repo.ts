@@ -13,11 +13,17 @@ import type {
   UserBooksTable,
 } from '../../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
+import type { AiFeature } from '@yidu/shared';
+
+/** A share grant counts while its link is neither revoked nor expired. */
+const activeShare = sql<boolean>`s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())`;
 
 /** A book as a user sees it: the public book joined with the user's copy when there is one. */
 export interface BookView {
   book: BookRow;
   copy: UserBookRow | undefined;
+  /** The AI features the user has on this book (all, or those granted by share links). */
+  features?: AiFeature[];
 }
 
 export interface ListQuery {
@@ -234,6 +240,23 @@ export class BooksRepo {
       .execute();
   }
 
+  // ---------- share grants ----------
+
+  async grantedFeatures(userId: number, bookId: number): Promise<AiFeature[]> {
+    const rows = await sql<{ feature: AiFeature }>`
+      SELECT DISTINCT unnest(s.features) AS feature
+      FROM share_grants g JOIN book_shares s ON s.id = g.share_id
+      WHERE g.user_id = ${userId} AND g.book_id = ${bookId} AND ${activeShare}`.execute(this.db);
+    return rows.rows.map((r) => r.feature);
+  }
+
+  async hasActiveGrant(userId: number, bookId: number): Promise<boolean> {
+    const row = await sql<{ one: number }>`
+      SELECT 1 AS one FROM share_grants g JOIN book_shares s ON s.id = g.share_id
+      WHERE g.user_id = ${userId} AND g.book_id = ${bookId} AND ${activeShare} LIMIT 1`.execute(this.db);
+    return row.rows.length > 0;
+  }
+
   // ---------- personal libraries ----------
 
   findCopy(userId: number, bookId: number): Promise<UserBookRow | undefined> {
@@ -306,7 +329,13 @@ export class BooksRepo {
       .selectFrom('user_books as ub')
       .innerJoin('books as b', 'b.id', 'ub.book_id')
       .where('ub.user_id', '=', userId)
-      .where('b.status', '=', 'ready');
+      .where('b.status', '=', 'ready')
+      // A book that came through a share link stays while one of its links is valid (or it is public).
+      .where(
+        sql<boolean>`(ub.source <> 'share' OR b.owner_id = ${userId} OR (b.visibility = 1 AND NOT b.public_deleted)
+          OR EXISTS (SELECT 1 FROM share_grants g JOIN book_shares s ON s.id = g.share_id
+                     WHERE g.user_id = ${userId} AND g.book_id = b.id AND ${activeShare}))`,
+      );
     if (query.keyword) {
       const pattern = `%${escapeLike(query.keyword.toLowerCase())}%`;
       base = base.where((eb) =>

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
+  AI_FEATURES,
   findLanguage,
+  type AiFeature,
   type BatchBody,
   type BookDetail,
   type BookSummary,
@@ -77,14 +79,19 @@ export class BooksService {
 
   // ---------- access ----------
 
-  private canSee(book: BookRow, user: UserRow, copy: UserBookRow | undefined): boolean {
-    if (book.status !== 'ready' && book.owner_id !== user.id && user.role !== 'admin') return false;
-    return (
-      copy !== undefined ||
-      book.owner_id === user.id ||
-      user.role === 'admin' ||
-      (book.visibility === 1 && !book.public_deleted)
-    );
+  /**
+   * The AI features the user has on a book, or undefined when the book is out of reach. The uploader,
+   * admins, readers of a public book and those who added it themselves have them all; someone who
+   * has it only through share links has the features those links grant, while one of them is valid.
+   */
+  private async access(book: BookRow, user: UserRow, copy: UserBookRow | undefined): Promise<AiFeature[] | undefined> {
+    const privileged = book.owner_id === user.id || user.role === 'admin';
+    if (book.status !== 'ready' && !privileged) return undefined;
+    if (privileged || (book.visibility === 1 && !book.public_deleted) || (copy && copy.source !== 'share'))
+      return [...AI_FEATURES];
+    if (!copy) return undefined;
+    const granted = await this.d.repo.grantedFeatures(user.id, book.id);
+    return granted.length > 0 || (await this.d.repo.hasActiveGrant(user.id, book.id)) ? granted : undefined;
   }
 
   private canEditPublic(book: BookRow, user: UserRow): boolean {
@@ -96,8 +103,9 @@ export class BooksService {
     const book = await this.d.repo.findBookByCode(code);
     if (!book) throw fail('bookNotFound');
     const copy = await this.d.repo.findCopy(user.id, book.id);
-    if (!this.canSee(book, user, copy)) throw fail('bookNotFound');
-    return { book, copy };
+    const features = await this.access(book, user, copy);
+    if (!features) throw fail('bookNotFound');
+    return { book, copy, features };
   }
 
   // ---------- lists ----------
@@ -153,6 +161,7 @@ export class BooksService {
     return {
       ...summary,
       sourcePages: view.book.source_pages,
+      features: view.features ?? [],
       chapters: chapters.map((c) => ({ index: c.idx, title: c.title, level: c.level, page: c.first_page })),
     };
   }
