@@ -66,8 +66,9 @@ export function createServices(infra: Infrastructure): Services {
   const invites = new InvitesRepo(infra.db);
   const points = new PointsRepo();
   const limiter = new RateLimiter(infra.db);
-  const auth = new AuthService({ ...infra, usersRepo, sessions, codes, invites, points, limiter });
   const signer = new UrlSigner(infra.config.appSecret);
+  const avatarUrl = (key: string) => signer.sign(`/api/media/${key}`);
+  const auth = new AuthService({ ...infra, usersRepo, sessions, codes, invites, points, limiter, avatarUrl });
   const booksRepo = new BooksRepo(infra.db);
   const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger });
   const pointsService = new PointsService(infra.db);
@@ -112,7 +113,15 @@ export function createServices(infra: Infrastructure): Services {
   });
   return {
     auth,
-    users: new UsersService({ usersRepo, auth, enabledEngines: () => translation.enabledEngines() }),
+    users: new UsersService({
+      usersRepo,
+      auth,
+      enabledEngines: () => translation.enabledEngines(),
+      avatarUrl,
+      storage: infra.storage,
+      db: infra.db,
+      logger: infra.logger,
+    }),
     admin: new AdminService({ ...infra, usersRepo, invites, auth }),
     books,
     uploads,

@@ -78,6 +78,10 @@ export const UserInfo = z.object({
   deductMode: z.enum(DEDUCT_MODES),
   /** The translation engine the user prefers among the enabled ones; null = the server's order. */
   translationEngine: z.string().nullable(),
+  /** A new email address waiting for its owner to open the confirmation link. */
+  pendingEmail: z.string().nullable(),
+  /** Privacy: whether recipients of the user's share links see the user's name. */
+  showNameOnShares: z.boolean(),
   points: z.number(),
   createdAt: z.string(),
 });
@@ -112,6 +116,7 @@ export const UpdateUserinfoBody = z.object({
   defaultSharePublic: z.boolean().optional(),
   deductMode: z.enum(DEDUCT_MODES).optional(),
   translationEngine: z.string().max(30).nullable().optional(),
+  showNameOnShares: z.boolean().optional(),
 });
 export type UpdateUserinfoBody = z.infer<typeof UpdateUserinfoBody>;
 
@@ -121,6 +126,24 @@ export const ChangePasswordBody = z.object({
   password: z.string().max(128),
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+/** Changing the email address: the current password, then a link to the new address. */
+export const ChangeEmailBody = z.object({
+  email: z.string().trim().max(254),
+  password: z.string().min(1).max(128),
+  uiLanguage: z.string().max(8).optional(),
+});
+
+/** Deleting the account and everything that belongs to it only (public books stay for their readers). */
+export const DeleteAccountBody = z.object({ password: z.string().min(1).max(128) });
+
+/** Answer of /auth/confirmAccount: an activation, or a confirmed change of email address. */
+export const ConfirmResult = z.object({
+  account: z.string(),
+  kind: z.enum(['activation', 'emailChange']),
+  email: z.string().optional(),
+});
+export type ConfirmResult = z.infer<typeof ConfirmResult>;
 
 export const ChangeLanguageBody = z.object({ language: z.string().trim().max(40).default('Chinese') });
 

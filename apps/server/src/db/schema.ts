@@ -55,7 +55,7 @@ export interface SessionsTable {
   revoked_at: NullableTimestamp;
 }
 
-export type CodePurpose = 'register' | 'reset' | 'activation';
+export type CodePurpose = 'register' | 'reset' | 'activation' | 'emailChange';
 
 export interface VerificationCodesTable {
   id: Generated<number>;

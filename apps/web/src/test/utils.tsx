@@ -81,6 +81,8 @@ export function makeUser(overrides: Partial<UserInfo> = {}): UserInfo {
     defaultSharePublic: false,
     deductMode: 'autoDeduct',
     translationEngine: null,
+    pendingEmail: null,
+    showNameOnShares: true,
     points: 1234,
     createdAt: '2025-01-01T00:00:00.000Z',
     ...overrides,

@@ -23,6 +23,30 @@ export function imageKind(data: Buffer): ImageKind | undefined {
 
 export class ImageError extends Error {}
 
+/** The centre square of an image, `size` pixels wide, as JPEG (avatars). */
+export async function squareJpeg(data: Buffer, size: number): Promise<Buffer> {
+  const image = await decode(data);
+  const side = Math.min(image.width, image.height);
+  const canvas = createCanvas(size, size);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, size, size);
+  ctx.drawImage(image, (image.width - side) / 2, (image.height - side) / 2, side, side, 0, 0, size, size);
+  return canvas.encode('jpeg', 88);
+}
+
+async function decode(data: Buffer) {
+  if (!imageKind(data)) throw new ImageError('not an image');
+  const info = imageInfo(data);
+  if (info?.width && info.height && info.width * info.height > MAX_IMAGE_PIXELS)
+    throw new ImageError('image too large');
+  try {
+    return await loadImage(data);
+  } catch {
+    throw new ImageError('image cannot be decoded');
+  }
+}
+
 /**
  * Scales an image to fit in `maxWidth` x `maxHeight` (never up) and encodes it as JPEG. Refuses
  * images whose header announces more than MAX_IMAGE_PIXELS before decoding them (decompression bombs).
@@ -33,16 +57,7 @@ export async function toJpeg(
   maxHeight: number,
   quality = 85,
 ): Promise<{ data: Buffer; width: number; height: number }> {
-  if (!imageKind(data)) throw new ImageError('not an image');
-  const info = imageInfo(data);
-  if (info?.width && info.height && info.width * info.height > MAX_IMAGE_PIXELS)
-    throw new ImageError('image too large');
-  let image;
-  try {
-    image = await loadImage(data);
-  } catch {
-    throw new ImageError('image cannot be decoded');
-  }
+  const image = await decode(data);
   const scale = Math.min(1, maxWidth / image.width, maxHeight / image.height);
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));

@@ -1,7 +1,7 @@
 import { FALLBACK_UI_LANGUAGE, isUiLanguage, type UiLanguage } from '@yidu/shared';
 import type { OutgoingMail } from './mailer.ts';
 
-export type MailTemplate = 'activation' | 'resetCode' | 'test';
+export type MailTemplate = 'activation' | 'resetCode' | 'emailChange' | 'test';
 
 interface Wording {
   subject: string;
@@ -137,6 +137,71 @@ const TEMPLATES: Record<MailTemplate, Record<UiLanguage, Wording>> = {
         'Yidu 비밀번호 재설정 코드는 다음과 같습니다.',
         '{code}',
         '코드는 {minutes}분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요. 비밀번호는 바뀌지 않습니다.',
+      ],
+    },
+  },
+  emailChange: {
+    zh: {
+      subject: '确认你的新邮箱',
+      lines: [
+        '你好，{name}：',
+        '你正在把译读账号的邮箱改为这个地址。请点击下面的链接确认（{hours} 小时内有效）：',
+        '{link}',
+        '如果这不是你本人的操作，请忽略这封邮件，账号邮箱不会改变。',
+      ],
+    },
+    en: {
+      subject: 'Confirm your new email address',
+      lines: [
+        'Hello {name},',
+        'You asked to use this address for your Yidu account. Open this link to confirm it (valid for {hours} hours):',
+        '{link}',
+        "If you didn't ask for this, ignore this email; nothing will change.",
+      ],
+    },
+    de: {
+      subject: 'Bestätige deine neue E-Mail-Adresse',
+      lines: [
+        'Hallo {name},',
+        'du möchtest diese Adresse für dein Yidu-Konto verwenden. Öffne diesen Link, um sie zu bestätigen (gültig für {hours} Stunden):',
+        '{link}',
+        'Wenn du das nicht angefordert hast, ignoriere diese E-Mail; es ändert sich nichts.',
+      ],
+    },
+    es: {
+      subject: 'Confirma tu nueva dirección de correo',
+      lines: [
+        'Hola, {name}:',
+        'Has pedido usar esta dirección en tu cuenta de Yidu. Abre este enlace para confirmarla (válido durante {hours} horas):',
+        '{link}',
+        'Si no lo has pedido, ignora este correo; no cambiará nada.',
+      ],
+    },
+    fr: {
+      subject: 'Confirmez votre nouvelle adresse e-mail',
+      lines: [
+        'Bonjour {name},',
+        'Vous avez demandé à utiliser cette adresse pour votre compte Yidu. Ouvrez ce lien pour la confirmer (valable {hours} heures) :',
+        '{link}',
+        "Si vous n'êtes pas à l'origine de cette demande, ignorez cet e-mail : rien ne changera.",
+      ],
+    },
+    jp: {
+      subject: '新しいメールアドレスの確認',
+      lines: [
+        '{name} 様',
+        'Yidu アカウントのメールアドレスをこのアドレスに変更する手続きが行われました。次のリンクを開いて確認してください（有効期限：{hours} 時間）。',
+        '{link}',
+        'お心当たりのない場合はこのメールを破棄してください。変更は行われません。',
+      ],
+    },
+    ko: {
+      subject: '새 이메일 주소를 확인해 주세요',
+      lines: [
+        '{name}님, 안녕하세요.',
+        'Yidu 계정의 이메일을 이 주소로 바꾸려고 하셨습니다. 아래 링크를 열어 확인해 주세요({hours}시간 동안 유효).',
+        '{link}',
+        '본인이 요청하지 않았다면 이 메일을 무시하세요. 아무것도 바뀌지 않습니다.',
       ],
     },
   },

@@ -1,6 +1,7 @@
 import {
   CodeSentResult,
   ConfirmAccountQuery,
+  ConfirmResult,
   ForgotPasswordCodeBody,
   LoginBody,
   LoginResult,
@@ -73,9 +74,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: strict,
       schema: {
         tags,
-        summary: 'Activate an account with the code from the emailed link',
+        summary: 'Confirm an emailed link: activate an account, or confirm a new email address (kind tells which)',
         querystring: ConfirmAccountQuery,
-        response: { 200: envelopeOf(z.object({ account: z.string() })) },
+        response: { 200: envelopeOf(ConfirmResult) },
       },
     },
     async (request) => ok(await auth.confirmAccount(request.query.code)),

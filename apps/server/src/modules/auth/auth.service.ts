@@ -25,7 +25,7 @@ import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { PointsRepo } from '../points/points.repo.ts';
 import type { UsersRepo } from '../users/users.repo.ts';
-import { toUserInfo } from '../users/users.presenter.ts';
+import { toUserInfo, type AvatarUrl } from '../users/users.presenter.ts';
 import type { CodesRepo } from './codes.repo.ts';
 import type { InvitesRepo } from './invites.repo.ts';
 import type { SessionsRepo } from './sessions.repo.ts';
@@ -56,6 +56,7 @@ interface Deps {
   invites: InvitesRepo;
   points: PointsRepo;
   limiter: RateLimiter;
+  avatarUrl: AvatarUrl;
 }
 
 /** Registration, activation, login, sessions, verification codes and password resets. */
@@ -131,7 +132,7 @@ export class AuthService {
     }
     const token = await this.openSession(user.id, caller);
     const fresh = (await this.d.usersRepo.findById(user.id))!;
-    return { activationRequired: false, account: user.account, token, user: toUserInfo(fresh) };
+    return { activationRequired: false, account: user.account, token, user: toUserInfo(fresh, this.d.avatarUrl) };
   }
 
   private async insertUserWithFreshInviteCode(trx: Db, user: Omit<Parameters<UsersRepo['insert']>[1], 'invite_code'>) {
@@ -177,21 +178,90 @@ export class AuthService {
     return { retryAfter: this.d.config.codes.resendSeconds, sentTo: maskEmail(user.email), channel: 'email' };
   }
 
-  async confirmAccount(token: string): Promise<{ account: string }> {
+  /**
+   * Confirms an emailed link: an account activation, or a change of email address (the new address
+   * is confirmed by its owner before it replaces the old one).
+   */
+  async confirmAccount(
+    token: string,
+  ): Promise<{ account: string; kind: 'activation' | 'emailChange'; email?: string }> {
+    const change = await this.d.codes.findByHash('emailChange', sha256(token));
+    if (change) return { ...(await this.confirmEmailChange(change)), kind: 'emailChange' };
     const stored = await this.d.codes.findByHash('activation', sha256(token));
     if (!stored) throw fail('invalidLink');
     const user = await this.d.usersRepo.findById(Number(stored.target));
     if (!user) throw fail('invalidLink');
     // Opening the same link twice is fine once the account is active.
     if (stored.consumed_at) {
-      if (user.status === 'active') return { account: user.account };
+      if (user.status === 'active') return { account: user.account, kind: 'activation' };
       throw fail('invalidLink');
     }
     if (stored.expires_at.getTime() <= Date.now()) throw fail('linkExpired');
-    if (!(await this.d.codes.consume(stored.id))) return { account: user.account };
+    if (!(await this.d.codes.consume(stored.id))) return { account: user.account, kind: 'activation' };
     if (user.status === 'pending') await this.d.usersRepo.update(user.id, { status: 'active' });
     this.d.logger.info({ userId: user.id }, 'account activated');
-    return { account: user.account };
+    return { account: user.account, kind: 'activation' };
+  }
+
+  private async confirmEmailChange(stored: { id: number; target: string; expires_at: Date; consumed_at: Date | null }) {
+    const [userId, encoded] = stored.target.split(':');
+    const email = Buffer.from(encoded ?? '', 'base64url').toString('utf8');
+    const user = await this.d.usersRepo.findById(Number(userId));
+    if (!user || !email) throw fail('invalidLink');
+    if (stored.consumed_at) {
+      if (user.email === email) return { account: user.account, email };
+      throw fail('invalidLink');
+    }
+    if (stored.expires_at.getTime() <= Date.now()) throw fail('linkExpired');
+    if (await this.d.usersRepo.emailTaken(email, user.id)) throw fail('emailInUse');
+    if (!(await this.d.codes.consume(stored.id))) return { account: user.account, email };
+    // An account whose login name was the old address follows it to the new one.
+    const accountWasEmail = user.email !== null && user.account.toLowerCase() === user.email.toLowerCase();
+    await this.d.usersRepo.update(user.id, {
+      email,
+      pending_email: null,
+      ...(accountWasEmail ? { account: email } : {}),
+    });
+    this.d.logger.info({ userId: user.id }, 'email address changed');
+    return { account: accountWasEmail ? email : user.account, email };
+  }
+
+  /** Starts a change of email address: the current password, then a link sent to the new address. */
+  async requestEmailChange(
+    auth: Authenticated,
+    email: string,
+    password: string,
+    caller: Caller,
+    uiLanguage?: string,
+  ): Promise<CodeSentResult> {
+    if (!(await verifyPassword(auth.user.password_hash, password))) throw fail('wrongPassword');
+    const address = email.trim();
+    if (!isValidEmail(address)) throw fail('invalidEmail');
+    if (await this.d.usersRepo.emailTaken(address, auth.user.id)) throw fail('emailInUse');
+    const target = `${auth.user.id}:${Buffer.from(address, 'utf8').toString('base64url')}`;
+    // Countdown and daily cap per user, whatever address they try.
+    await this.assertCanSend('emailChange', `${auth.user.id}:`, caller);
+    const token = randomToken();
+    const hours = this.d.config.codes.activationTtlHours;
+    await this.d.codes.insert({
+      purpose: 'emailChange',
+      target,
+      codeHash: sha256(token),
+      expiresAt: new Date(Date.now() + hours * 3600_000),
+      ip: caller.ip,
+    });
+    await this.d.usersRepo.update(auth.user.id, { pending_email: address });
+    await this.d.queue.send('mail.send', {
+      to: address,
+      template: 'emailChange',
+      language: uiLanguage && isUiLanguage(uiLanguage) ? uiLanguage : (auth.user.ui_language ?? 'zh'),
+      params: {
+        name: auth.user.username,
+        link: `${this.d.config.publicUrl}/user/confirm?code=${encodeURIComponent(token)}`,
+        hours: String(hours),
+      },
+    });
+    return { retryAfter: this.d.config.codes.resendSeconds, sentTo: maskEmail(address), channel: 'email' };
   }
 
   // ---------- verification codes ----------
@@ -360,7 +430,7 @@ export class AuthService {
       }),
     ]);
     const fresh = (await this.d.usersRepo.findById(user.id))!;
-    return { token, user: toUserInfo(fresh) };
+    return { token, user: toUserInfo(fresh, this.d.avatarUrl) };
   }
 
   async openSession(

@@ -187,7 +187,7 @@ describe('email registration with activation', () => {
     const again = await waitForMail(t.dataDir, 'late@example.com', 2);
     const fresh = new URL(again.at(-1)!.links.find((l) => l.includes('confirm'))!).searchParams.get('code')!;
     const confirmed = await t.call('POST', `/api/auth/confirmAccount?code=${encodeURIComponent(fresh)}`);
-    expect(confirmed.data).toEqual({ account: 'late@example.com' });
+    expect(confirmed.data).toEqual({ account: 'late@example.com', kind: 'activation' });
   });
 });
 

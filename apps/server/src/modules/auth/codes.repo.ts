@@ -31,13 +31,16 @@ export class CodesRepo {
       .execute();
   }
 
-  /** When the last code for (purpose, target) was sent, and how many were sent in the last 24 hours. */
+  /**
+   * When the last code for (purpose, target) was sent, and how many were sent in the last 24 hours.
+   * A target ending in ':' counts every target that starts with it (a user's email-change links).
+   */
   async sendHistory(purpose: CodePurpose, target: string): Promise<{ lastSentAt: Date | null; lastDay: number }> {
     const row = await this.db
       .selectFrom('verification_codes')
       .select([sql<Date | null>`max(created_at)`.as('last'), sql<string>`count(*)`.as('count')])
       .where('purpose', '=', purpose)
-      .where('target', '=', target)
+      .where((eb) => (target.endsWith(':') ? eb('target', 'like', `${target}%`) : eb('target', '=', target)))
       .where('created_at', '>', sql<Date>`now() - interval '1 day'`)
       .executeTakeFirstOrThrow();
     return { lastSentAt: row.last, lastDay: Number(row.count) };

@@ -1,8 +1,18 @@
-import { ChangeLanguageBody, ChangePasswordBody, UpdateUserinfoBody, UserInfo, VeteranResult } from '@yidu/shared';
+import {
+  ChangeEmailBody,
+  ChangeLanguageBody,
+  ChangePasswordBody,
+  CodeSentResult,
+  DeleteAccountBody,
+  UpdateUserinfoBody,
+  UserInfo,
+  VeteranResult,
+} from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../context.ts';
 import { EmptyEnvelope, envelopeOf, ok } from '../../http/envelope.ts';
-import { authOf, type Guards } from '../../plugins/auth.ts';
+import { fail } from '../../http/errors.ts';
+import { authOf, callerOf, type Guards } from '../../plugins/auth.ts';
 
 const tags = ['user'];
 const security = [{ bearer: [] }];
@@ -72,6 +82,67 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
     { schema: { tags, security, summary: 'Revoke the current session token', response: { 200: EmptyEnvelope } } },
     async (request) => {
       await auth.logout(authOf(request).session.id);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/user/avatar',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        security,
+        summary: 'Upload an avatar (multipart image; cropped to a square, resized, metadata removed)',
+        consumes: ['multipart/form-data'],
+        response: { 200: envelopeOf(UserInfo) },
+      },
+    },
+    async (request) => {
+      const file = request.isMultipart() ? await request.file() : undefined;
+      if (!file) throw fail('fileMissing');
+      return ok(await users.setAvatar(authOf(request), await file.toBuffer()));
+    },
+  );
+
+  app.post(
+    '/user/changeEmail',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        security,
+        summary: 'Change the email address: a confirmation link goes to the new address',
+        body: ChangeEmailBody,
+        response: { 200: envelopeOf(CodeSentResult) },
+      },
+    },
+    async (request) =>
+      ok(
+        await auth.requestEmailChange(
+          authOf(request),
+          request.body.email,
+          request.body.password,
+          callerOf(request),
+          request.body.uiLanguage,
+        ),
+      ),
+  );
+
+  app.post(
+    '/user/deleteAccount',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        security,
+        summary: 'Delete the account and its data (the current password is required)',
+        body: DeleteAccountBody,
+        response: { 200: EmptyEnvelope },
+      },
+    },
+    async (request) => {
+      await users.deleteAccount(authOf(request), request.body.password);
       return ok(null);
     },
   );

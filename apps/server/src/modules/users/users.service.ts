@@ -6,24 +6,85 @@ import {
   type UserInfo,
   type VeteranResult,
 } from '@yidu/shared';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import { ImageError, imageKind, squareJpeg } from '../../engines/images/images.ts';
+import type { FileStorage } from '../../engines/storage/storage.ts';
 import { fail } from '../../http/errors.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { verifyPassword } from '../../lib/password.ts';
 import type { Authenticated, AuthService } from '../auth/auth.service.ts';
 import type { UsersRepo } from './users.repo.ts';
-import { toUserInfo } from './users.presenter.ts';
+import { toUserInfo, type AvatarUrl } from './users.presenter.ts';
 
 /** The current user's own record: reading it, changing it, the language and the password. */
 export class UsersService {
   private readonly usersRepo: UsersRepo;
   private readonly auth: AuthService;
   private readonly enabledEngines: () => string[];
-  constructor(deps: { usersRepo: UsersRepo; auth: AuthService; enabledEngines: () => string[] }) {
+  private readonly avatarUrl: AvatarUrl;
+  private readonly storage: FileStorage;
+  private readonly db: Db;
+  private readonly logger: Logger;
+  constructor(deps: {
+    usersRepo: UsersRepo;
+    auth: AuthService;
+    enabledEngines: () => string[];
+    avatarUrl: AvatarUrl;
+    storage: FileStorage;
+    db: Db;
+    logger: Logger;
+  }) {
     this.usersRepo = deps.usersRepo;
     this.auth = deps.auth;
     this.enabledEngines = deps.enabledEngines;
+    this.avatarUrl = deps.avatarUrl;
+    this.storage = deps.storage;
+    this.db = deps.db;
+    this.logger = deps.logger;
+  }
+
+  /** A new avatar: any common image, cropped to its centre square, 256 px, re-encoded (no EXIF). */
+  async setAvatar(auth: Authenticated, data: Buffer): Promise<UserInfo> {
+    if (data.length > 10 * 1024 * 1024) throw fail('imageTooLarge');
+    if (!imageKind(data)) throw fail('notAnImage');
+    let avatar;
+    try {
+      avatar = await squareJpeg(data, 256);
+    } catch (error) {
+      if (error instanceof ImageError) throw fail('notAnImage', { detail: error.message });
+      throw error;
+    }
+    const key = `avatars/${randomBytes(12).toString('hex')}.jpg`;
+    await this.storage.put(key, avatar);
+    const previous = auth.user.avatar;
+    const updated = await this.usersRepo.update(auth.user.id, { avatar: key });
+    if (previous?.startsWith('avatars/')) await this.storage.delete(previous).catch(() => {});
+    return toUserInfo(updated!, this.avatarUrl);
+  }
+
+  /**
+   * Deletes the account and what is only the user's: sessions, library, marks, points, private
+   * uploads nobody else has. Public books they uploaded stay for their readers, without an owner.
+   */
+  async deleteAccount(auth: Authenticated, password: string): Promise<void> {
+    if (!(await verifyPassword(auth.user.password_hash, password))) throw fail('wrongPassword');
+    await this.db.transaction().execute(async (trx) => {
+      await sql`
+        DELETE FROM books b WHERE b.owner_id = ${auth.user.id}
+          AND NOT (b.visibility = 1 AND NOT b.public_deleted)
+          AND NOT EXISTS (SELECT 1 FROM user_books ub WHERE ub.book_id = b.id AND ub.user_id <> ${auth.user.id})`.execute(
+        trx,
+      );
+      await trx.deleteFrom('users').where('id', '=', auth.user.id).execute();
+    });
+    if (auth.user.avatar?.startsWith('avatars/')) await this.storage.delete(auth.user.avatar).catch(() => {});
+    this.logger.info({ userId: auth.user.id }, 'account deleted');
   }
 
   getInfo(auth: Authenticated): UserInfo {
-    return toUserInfo(auth.user);
+    return toUserInfo(auth.user, this.avatarUrl);
   }
 
   async update(auth: Authenticated, body: UpdateUserinfoBody): Promise<UserInfo> {
@@ -41,19 +102,20 @@ export class UsersService {
     }
     const updated = await this.usersRepo.update(auth.user.id, {
       ...(body.translationEngine !== undefined ? { translation_engine: body.translationEngine } : {}),
+      ...(body.showNameOnShares !== undefined ? { show_name_on_shares: body.showNameOnShares } : {}),
       ...(body.username !== undefined ? { username: body.username } : {}),
       ...(body.nickname !== undefined ? { nickname: body.nickname || null } : {}),
       ...(commonLanguages ? { common_languages: commonLanguages } : {}),
       ...(body.defaultSharePublic !== undefined ? { default_share_public: body.defaultSharePublic } : {}),
       ...(body.deductMode !== undefined ? { deduct_mode: body.deductMode } : {}),
     });
-    return toUserInfo(updated!);
+    return toUserInfo(updated!, this.avatarUrl);
   }
 
   async changeLanguage(auth: Authenticated, name: string): Promise<UserInfo> {
     const language = findLanguage(name);
     if (!language) throw fail('noSuchLanguage');
-    return toUserInfo((await this.usersRepo.update(auth.user.id, { language: language.name }))!);
+    return toUserInfo((await this.usersRepo.update(auth.user.id, { language: language.name }))!, this.avatarUrl);
   }
 
   changePassword(auth: Authenticated, oldPassword: string, password: string): Promise<void> {
