@@ -122,7 +122,7 @@ export function createServices(infra: Infrastructure): Services {
       db: infra.db,
       logger: infra.logger,
     }),
-    admin: new AdminService({ ...infra, usersRepo, invites, auth }),
+    admin: new AdminService({ ...infra, usersRepo, invites, auth, enabledEngines: () => translation.enabledEngines() }),
     books,
     uploads,
     points: pointsService,

@@ -7,6 +7,7 @@ import * as m0005 from './migrations/0005-engine-settings.ts';
 import * as m0006 from './migrations/0006-glossary.ts';
 import * as m0007 from './migrations/0007-reading.ts';
 import * as m0008 from './migrations/0008-sharing-feedback.ts';
+import * as m0009 from './migrations/0009-audit.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-glossary': m0006,
   '0007-reading': m0007,
   '0008-sharing-feedback': m0008,
+  '0009-audit': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

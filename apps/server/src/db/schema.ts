@@ -360,6 +360,16 @@ export interface FeedbackTable {
   updated_at: Timestamp;
 }
 
+export interface AuditLogTable {
+  id: GeneratedBigId;
+  admin_id: number | null;
+  action: string;
+  target: string | null;
+  detail: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  ip: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -387,6 +397,7 @@ export interface Database {
   book_shares: BookSharesTable;
   share_grants: ShareGrantsTable;
   feedback: FeedbackTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -11,6 +11,8 @@ export interface JobPayloads {
   'book.translateTitle': { requestId: string };
   'book.save': { requestId: string };
   'translate.page': { bookId: number; lang: string; page: number };
+  /** The admin's queue round trip: a worker picks it up and completes it. */
+  'system.ping': { sentAt: number };
 }
 export type JobName = keyof JobPayloads;
 
@@ -32,6 +34,7 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
+  'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
 };
 
 /** How many times a job runs at most (first run + retries). */

@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
-import { authOf, type Guards } from '../../plugins/auth.ts';
+import { authOf, callerOf, type Guards } from '../../plugins/auth.ts';
+import { AdminService } from './admin.service.ts';
+
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .optional()
+  .transform((d) => d ?? AdminService.today());
+const Days = z.coerce.number().int().min(1).max(366).default(30);
 
 const tags = ['admin'];
 const security = [{ bearer: [] }];
@@ -120,7 +128,19 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         response: { 200: envelopeOf(z.array(EngineView)) },
       },
     },
-    async (request) => ok(await services.engines.save(authOf(request).user.id, request.body)),
+    async (request) => {
+      const saved = await services.engines.save(authOf(request).user.id, request.body);
+      await admin.audit(
+        authOf(request).user,
+        'engineSettings',
+        null,
+        {
+          engines: request.body.map((e) => ({ name: e.name, enabled: e.enabled, keyChanged: e.apiKey !== undefined })),
+        },
+        callerOf(request),
+      );
+      return ok(saved);
+    },
   );
 
   app.post(
@@ -214,6 +234,175 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
       });
       return ok({ balance });
     },
+  );
+
+  // ---------- SPEC §7.7 ----------
+
+  const statistic = (url: string, summary: string, querystring: z.ZodObject, run: (q: never) => Promise<unknown>) =>
+    app.get(url, { schema: { tags, security, summary, querystring } }, async (request) =>
+      ok(await run(request.query as never)),
+    );
+
+  statistic(
+    '/admin/util/bookUploadStatistic',
+    'Upload requests per day (total, completed, failed, running, public, private) for `days` days ending on `date`; bookStatus filters by visibility',
+    z.object({ date: Day, days: Days, bookStatus: z.coerce.number().int().min(0).max(1).optional() }),
+    (q: { date: string; days: number; bookStatus?: number }) => admin.stats.uploads(q.date, q.days, q.bookStatus),
+  );
+  statistic(
+    '/admin/util/userRegStatistic',
+    'Registrations per day for `days` days ending on `date`',
+    z.object({ date: Day, days: Days }),
+    (q: { date: string; days: number }) => admin.stats.registrations(q.date, q.days),
+  );
+  statistic(
+    '/admin/util/userLoginStatistic',
+    'Successful logins, distinct users and failed attempts per day for `days` days ending on `date`',
+    z.object({ date: Day, days: Days }),
+    (q: { date: string; days: number }) => admin.stats.logins(q.date, q.days),
+  );
+  statistic(
+    '/admin/util/getLoginCount',
+    'Logins and distinct users in the `days` days ending on `date`',
+    z.object({ date: Day, days: Days }),
+    (q: { date: string; days: number }) => admin.stats.loginCount(q.date, q.days),
+  );
+  statistic(
+    '/admin/util/getUserRetentionRate',
+    'Of the users registered on baseDate, the share who logged in on each of the next nDays days',
+    z.object({ baseDate: Day, nDays: z.coerce.number().int().min(1).max(90).default(7) }),
+    (q: { baseDate: string; nDays: number }) => admin.stats.retention(q.baseDate, q.nDays),
+  );
+  statistic(
+    '/admin/util/findOldLoginUser',
+    'Users registered more than regDay days ago whose last login is older than lastLoginDay days',
+    z.object({
+      regDay: z.coerce.number().int().min(0).max(3650).default(30),
+      lastLoginDay: z.coerce.number().int().min(0).max(3650).default(30),
+    }),
+    async (q: { regDay: number; lastLoginDay: number }) =>
+      (await admin.stats.oldLoginUsers(q.regDay, q.lastLoginDay)).map((u) => ({
+        ...u,
+        created_at: u.created_at.toISOString(),
+        last_login_at: u.last_login_at?.toISOString() ?? null,
+      })),
+  );
+  statistic(
+    '/admin/util/findFrequentOperators',
+    'Users with at least `count` operations (logins, uploads, paid actions) on `date`',
+    z.object({ date: Day, count: z.coerce.number().int().min(1).max(100_000).default(50) }),
+    (q: { date: string; count: number }) => admin.stats.frequentOperators(q.date, q.count),
+  );
+  statistic(
+    '/admin/util/findUploadByUserName',
+    'Upload requests of the users whose name contains `username`',
+    z.object({ username: z.string().trim().min(1).max(100) }),
+    (q: { username: string }) => admin.uploadsByUsername(q.username),
+  );
+  statistic(
+    '/admin/util/checkErrorByUsername',
+    'Failed pipeline stages and failed translations of a user, by username',
+    z.object({ username: z.string().trim().min(1).max(100) }),
+    (q: { username: string }) => admin.errorsBy('username', q.username),
+  );
+  statistic(
+    '/admin/util/checkErrorByAccount',
+    'Failed pipeline stages and failed translations of a user, by account',
+    z.object({ account: z.string().trim().min(1).max(254) }),
+    (q: { account: string }) => admin.errorsBy('account', q.account),
+  );
+  statistic(
+    '/admin/util/monitorThreadPool',
+    'The job queue: jobs per name and state, and the oldest waiting job',
+    z.object({}),
+    () => admin.stats.queue(),
+  );
+  statistic(
+    '/admin/util/kafkaCheck',
+    "The message queue's health: a job's round trip through a worker",
+    z.object({}),
+    () => admin.queueRoundTrip(),
+  );
+  statistic(
+    '/admin/util/system-info',
+    'Versions, uptime, memory, CPU, disk of DATA_DIR, database size, engines, queue',
+    z.object({}),
+    () => admin.systemInfo(),
+  );
+  statistic(
+    '/admin/stats/usage',
+    'Points spent per feature and characters translated per engine, per day',
+    z.object({ date: Day, days: Days }),
+    (q: { date: string; days: number }) => admin.stats.usage(q.date, q.days),
+  );
+  statistic('/admin/audit', 'The audit log of sensitive admin operations, newest first', z.object({}), () =>
+    admin.auditLog(),
+  );
+
+  app.get(
+    '/admin/util/getUserToken',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A 30-minute session as the user, for support (audited; the user sees it among their sessions)',
+        querystring: z.object({ account: z.string().trim().min(1).max(254) }),
+      },
+    },
+    async (request) => ok(await admin.userToken(authOf(request).user, request.query.account, callerOf(request))),
+  );
+  app.post(
+    '/admin/util/addBook',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Put a book in a user's personal library (audited)",
+        querystring: z.object({ bookCode: z.string().min(1).max(40), userId: z.coerce.number().int().min(1) }),
+      },
+    },
+    async (request) =>
+      ok(await admin.addBook(authOf(request).user, request.query.bookCode, request.query.userId, callerOf(request))),
+  );
+  app.get(
+    '/admin/util/download',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Download an original book file by its file id or storage key (audited)',
+        querystring: z.object({ bookFilePath: z.string().min(1).max(300) }),
+      },
+    },
+    async (request, reply) => {
+      const file = await admin.download(authOf(request).user, request.query.bookFilePath, callerOf(request));
+      return reply
+        .type('application/octet-stream')
+        .header('content-length', String(file.size))
+        .header(
+          'content-disposition',
+          `attachment; filename="book"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        )
+        .send(file.stream);
+    },
+  );
+  app.post(
+    '/admin/users/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Disable or enable an account, or set its role (audited)',
+        params: z.object({ id: z.coerce.number().int().min(1) }),
+        body: z.object({
+          status: z.enum(['active', 'disabled']).optional(),
+          role: z.enum(['user', 'admin']).optional(),
+        }),
+        response: { 200: envelopeOf(AdminUser) },
+      },
+    },
+    async (request) =>
+      ok(await admin.setUser(authOf(request).user, request.params.id, request.body, callerOf(request))),
   );
 
   app.get(

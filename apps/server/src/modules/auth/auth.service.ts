@@ -459,6 +459,25 @@ export class AuthService {
     return found;
   }
 
+  /** The user's sessions (devices and support sessions), the current one marked. */
+  async sessions(auth: Authenticated) {
+    const rows = await this.d.sessions.listLive(auth.user.id);
+    return rows.map((s) => ({
+      id: s.id,
+      kind: s.kind,
+      current: s.id === auth.session.id,
+      ip: s.ip,
+      userAgent: s.user_agent,
+      createdAt: s.created_at.toISOString(),
+      lastSeenAt: s.last_seen_at.toISOString(),
+      expiresAt: s.expires_at.toISOString(),
+    }));
+  }
+
+  async revokeSession(auth: Authenticated, id: number): Promise<void> {
+    if (!(await this.d.sessions.revokeOwn(auth.user.id, id))) throw fail('notFound');
+  }
+
   async logout(sessionId: number): Promise<void> {
     await this.d.sessions.revoke(sessionId);
   }

@@ -54,6 +54,31 @@ export class SessionsRepo {
       .execute();
   }
 
+  /** A user's live sessions, newest first (for their sessions list). */
+  listLive(userId: number): Promise<SessionRow[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .orderBy('last_seen_at', 'desc')
+      .limit(100)
+      .execute();
+  }
+
+  /** Revokes one of a user's sessions; false when it is not theirs or already gone. */
+  async revokeOwn(userId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async revoke(id: number): Promise<void> {
     await this.db
       .updateTable('sessions')

@@ -8,6 +8,7 @@ export function registerSystemJobs(queue: JobQueue, deps: { mailer: Mailer; limi
   queue.handle('mail.send', async (job) => {
     await deps.mailer.send(renderMail(job.template, job.language, job.to, job.params));
   });
+  queue.handle('system.ping', async () => {});
   queue.handle('maintenance.prune', async () => {
     await deps.limiter.prune();
   });

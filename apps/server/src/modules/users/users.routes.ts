@@ -9,6 +9,7 @@ import {
   VeteranResult,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Services } from '../../context.ts';
 import { EmptyEnvelope, envelopeOf, ok } from '../../http/envelope.ts';
 import { fail } from '../../http/errors.ts';
@@ -143,6 +144,45 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
     },
     async (request) => {
       await users.deleteAccount(authOf(request), request.body.password);
+      return ok(null);
+    },
+  );
+
+  const Session = z.object({
+    id: z.number(),
+    kind: z.enum(['login', 'impersonation']),
+    current: z.boolean(),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    createdAt: z.string(),
+    lastSeenAt: z.string(),
+    expiresAt: z.string(),
+  });
+  app.get(
+    '/user/sessions',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The user's signed-in sessions, including support sessions opened by admins",
+        response: { 200: envelopeOf(z.array(Session)) },
+      },
+    },
+    async (request) => ok(await auth.sessions(authOf(request))),
+  );
+  app.delete(
+    '/user/sessions/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Sign one session out',
+        params: z.object({ id: z.coerce.number().int().min(1) }),
+        response: { 200: EmptyEnvelope },
+      },
+    },
+    async (request) => {
+      await auth.revokeSession(authOf(request), request.params.id);
       return ok(null);
     },
   );
