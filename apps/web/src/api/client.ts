@@ -104,10 +104,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', abortFromCaller);
 
-  if (response.status === 401 && authRedirect) {
-    useAuth.getState().clear();
-    onUnauthorized();
-  }
+  if (response.status === 401 && authRedirect) handleUnauthorized();
 
   if (responseType === 'blob' && response.ok) return (await response.blob()) as T;
 
@@ -117,24 +114,35 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   } catch {
     json = undefined;
   }
+  return unwrapResponse<T>(response.status, response.statusText, json);
+}
 
+/** What every call does on a 401 (SPEC §4.4): forget the token and go to /login. */
+export function handleUnauthorized(): void {
+  useAuth.getState().clear();
+  onUnauthorized();
+}
+
+/** The envelope rules of SPEC §7.1 for a parsed answer: its data, or an ApiError (also used by uploads). */
+export function unwrapResponse<T>(status: number, statusText: string, json: unknown): T {
+  const ok = status >= 200 && status < 300;
   if (isEnvelope(json)) {
-    if (json.code === 0 && response.ok) return json.data as T;
+    if (json.code === 0 && ok) return json.data as T;
     const data = (typeof json.data === 'object' && json.data !== null ? json.data : null) as Partial<ErrorData> | null;
     throw new ApiError({
-      status: response.status,
+      status,
       code: json.code,
-      key: typeof data?.key === 'string' ? data.key : statusKey(response.status),
-      message: json.msg || json.message || response.statusText || i18n.t('errors.unknown'),
+      key: typeof data?.key === 'string' ? data.key : statusKey(status),
+      message: json.msg || json.message || statusText || i18n.t('errors.unknown'),
       data,
     });
   }
-  if (response.ok) return json as T;
+  if (ok) return json as T;
   throw new ApiError({
-    status: response.status,
+    status,
     code: -1,
-    key: statusKey(response.status),
-    message: response.statusText || i18n.t('errors.unknown'),
+    key: statusKey(status),
+    message: statusText || i18n.t('errors.unknown'),
   });
 }
 
