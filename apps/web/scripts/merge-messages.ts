@@ -55,4 +55,4 @@ for (const language of LANGUAGES) {
   writeFileSync(`${file}.tmp`, JSON.stringify(tree, null, 2) + '\n');
   renameSync(`${file}.tmp`, file);
 }
-console.log(`merged ${reference.split('\n').length} message(s) into ${LANGUAGES.length} locale files`);
+console.log(`merged ${reference ? reference.split('\n').length : 0} message(s) into ${LANGUAGES.length} locale files`);
