@@ -387,6 +387,23 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
     },
   );
   app.post(
+    '/admin/util/retryUpload',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Retry someone's failed upload from its failed stage (audited)",
+        querystring: z.object({ requestId: z.string().min(1).max(64) }),
+      },
+    },
+    async (request) => {
+      const state = await services.uploads.retry(authOf(request).user.id, request.query.requestId, { asAdmin: true });
+      await admin.audit(authOf(request).user, 'retryUpload', request.query.requestId, null, callerOf(request));
+      return ok(state);
+    },
+  );
+
+  app.post(
     '/admin/users/:id',
     {
       schema: {

@@ -219,6 +219,24 @@ describe('admin statistics and operations (SPEC §7.7)', () => {
     expect(actions).toEqual(expect.arrayContaining(['getUserToken', 'addBook']));
   });
 
+  it("retries someone's failed upload, audited", async () => {
+    const [failed] = (await t.call('GET', '/api/admin/util/checkErrorByUsername?username=reader', { token: admin }))
+      .data.uploads;
+    expect(
+      (await t.call('POST', `/api/admin/util/retryUpload?requestId=${failed.requestId}`, { token: user })).status,
+    ).toBe(403);
+    const retried = await t.call('POST', `/api/admin/util/retryUpload?requestId=${failed.requestId}`, { token: admin });
+    expect(retried.data).toMatchObject({ stage: 'parsingFile', status: 'running' });
+    expect((await pollStage(t, `/api/book/analysis?requestId=${failed.requestId}`, user)).data.errorKey).toBe(
+      'fileCorrupted',
+    );
+    expect(
+      (await t.call('GET', '/api/admin/audit', { token: admin })).data.some(
+        (a: { action: string }) => a.action === 'retryUpload',
+      ),
+    ).toBe(true);
+  });
+
   it('reports the queue, its round trip and the system', async () => {
     const pool = await t.call('GET', '/api/admin/util/monitorThreadPool', { token: admin });
     expect(pool.data.find((q: { name: string }) => q.name === 'book.parse').states.completed).toBeGreaterThanOrEqual(1);

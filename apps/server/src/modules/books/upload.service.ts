@@ -200,8 +200,11 @@ export class UploadService {
   }
 
   /** Retry from the failed stage. */
-  async retry(userId: number, requestId: string): Promise<StageState> {
-    const request = await this.ownRequest(userId, requestId);
+  async retry(userId: number, requestId: string, options: { asAdmin?: boolean } = {}): Promise<StageState> {
+    const request = options.asAdmin
+      ? await this.d.repo.findRequest(requestId)
+      : await this.ownRequest(userId, requestId);
+    if (!request) throw fail('notFound');
     if (request.status !== 'failed' || !WORK_STAGES.includes(request.stage as WorkStage)) {
       return this.stateOf(request, request.stage as UploadStage);
     }
@@ -494,9 +497,17 @@ export class UploadService {
 
   private async save(request: UploadRequestRow): Promise<Record<string, unknown>> {
     const book = (await this.d.repo.findBookById(request.book_id!))!;
+    const parsed = ((request.results as Record<string, Record<string, unknown>>).parsingFile ?? {}) as {
+      metadataAuthor?: string | null;
+    };
+    // The file knows its author better than the default the user left in place.
+    const author =
+      request.book_author === 'Anonymous' && parsed.metadataAuthor
+        ? parsed.metadataAuthor.slice(0, 200)
+        : request.book_author;
     const saved = await this.d.repo.updateBook(book.id, {
       title: request.book_name,
-      author: request.book_author,
+      author,
       description: request.book_describe,
       visibility: request.book_status,
       status: 'ready',

@@ -166,7 +166,7 @@ describe('the staged pipeline (Path B)', () => {
     expect(library.data.items[0]).toMatchObject({
       bookCode,
       bookName: '草枕',
-      bookAuthor: 'Anonymous',
+      bookAuthor: '夏目 漱石',
       bookDescribe: '草枕',
       bookStatus: 1,
       originalLanguage: 'jp',
