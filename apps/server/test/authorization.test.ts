@@ -301,7 +301,7 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
 
   // ---------- uploads ----------
   'POST /api/book/upload': {
-    call: (c) => ({
+    call: () => ({
       method: 'POST',
       url: '/api/book/upload',
       multipart: { file: { name: 's.txt', data: Buffer.from('A short book.\n\nIt has two paragraphs.') } },
