@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -317,3 +317,54 @@ describe('npm run admin', () => {
     }
   });
 });
+
+describe('several workers on one database', () => {
+  it('runs each job exactly once', async () => {
+    const databaseUrl = await createTestDatabase();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-workers-'));
+    const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: dataDir };
+    const logger = createLogger('silent');
+    const config = (role: 'api' | 'worker') => {
+      const loaded = loadConfig(env, role);
+      if (!loaded.ok) throw new Error('config');
+      return loaded.config;
+    };
+    const api = await boot(config('api'), logger);
+    const workers = [await boot(config('worker'), logger), await boot(config('worker'), logger)];
+    try {
+      const jobs = 30;
+      for (let i = 0; i < jobs; i++) {
+        await api.infra.queue.send('mail.send', {
+          to: `reader${i}@example.com`,
+          template: 'test',
+          language: 'en',
+          params: {},
+        });
+      }
+      const deadline = Date.now() + 30_000;
+      let files: string[] = [];
+      while (Date.now() < deadline) {
+        files = (await readdir(path.join(dataDir, 'outbox')).catch(() => [] as string[])).filter((f) =>
+          f.endsWith('.eml'),
+        );
+        if (files.length >= jobs) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      // Give a duplicate the time to show up, if there were one.
+      await new Promise((r) => setTimeout(r, 1500));
+      const mails = await readOutboxRecipients(dataDir);
+      expect(mails).toHaveLength(jobs);
+      expect(new Set(mails).size).toBe(jobs);
+    } finally {
+      for (const w of workers) await w.stop();
+      await api.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+async function readOutboxRecipients(dataDir: string): Promise<string[]> {
+  const dir = path.join(dataDir, 'outbox');
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
+  return Promise.all(files.map(async (f) => /^To: (.*)$/m.exec(await readFile(path.join(dir, f), 'utf8'))![1]!.trim()));
+}
