@@ -31,6 +31,8 @@ import { feedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import type { Notifier } from './lib/notifier.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
+import { httpDuration } from './lib/metrics.ts';
+import { metricsRoutes } from './modules/system/metrics.routes.ts';
 
 /**
  * Builds the HTTP application without listening, so that tests drive it with `inject` or a real
@@ -120,6 +122,14 @@ export async function buildApp(
     },
     { prefix: '/api' },
   );
+
+  app.addHook('onResponse', async (request, reply) => {
+    httpDuration(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  await app.register(metricsRoutes, { config, db: infra.db });
 
   registerWebApp(app, config.webDistDir);
   return app;

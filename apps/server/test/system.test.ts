@@ -110,7 +110,7 @@ describe('HTTP surface', () => {
     await mkdir(path.join(webDir, 'assets'));
     await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>Yidu</title><div id="root"></div>');
     await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
-    t = await startTestApp({ WEB_DIST_DIR: webDir });
+    t = await startTestApp({ WEB_DIST_DIR: webDir, METRICS_TOKEN: 'scrape-token-0123456789' });
   });
   afterAll(async () => {
     await t?.close();
@@ -147,6 +147,22 @@ describe('HTTP surface', () => {
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('serves Prometheus metrics to the holder of METRICS_TOKEN only', async () => {
+    await t.call('GET', '/api/health');
+    await t.call('GET', '/api/no/such/call');
+    expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong-token-0123456789' } })).statusCode,
+    ).toBe(404);
+    const res = await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-token-0123456789' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain; version=0.0.4');
+    expect(res.body).toMatch(/yidu_http_request_duration_seconds_bucket\{.*route="\/api\/health".*le="0.005"\} \d+/);
+    expect(res.body).toContain('yidu_errors_total{key="notFound"}');
+    expect(res.body).toMatch(/yidu_queue_jobs\{name="[^"]+",state="[^"]+"\} \d+|# TYPE yidu_queue_jobs gauge/);
+    expect(res.body).toMatch(/yidu_users \d+/);
   });
 
   it('publishes the OpenAPI document at /api/docs', async () => {

@@ -81,6 +81,9 @@ export const EnvSchema = z.object({
   LOGIN_LOCK_MINUTES: int(15, 1, 1440),
   LOGIN_FAILURE_DELAY_MS: int(250, 0, 10_000),
   RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
 
   UPLOAD_MAX_MB: int(30, 1, 2048),
   UPLOADS_PER_DAY: int(20, 0, 1_000_000),
@@ -134,6 +137,8 @@ export interface Config {
   codes: { resendSeconds: number; dailyLimit: number; ttlMinutes: number; activationTtlHours: number };
   login: { maxFailures: number; maxFailuresPerIp: number; lockMinutes: number; failureDelayMs: number };
   rateLimitPerMinute: number;
+  /** Bearer token for GET /metrics; the endpoint is off without it. */
+  metricsToken: string | undefined;
   books: {
     maxFileBytes: number;
     uploadsPerDay: number;
@@ -217,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         failureDelayMs: e.LOGIN_FAILURE_DELAY_MS,
       },
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      metricsToken: e.METRICS_TOKEN,
       books: {
         maxFileBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
         uploadsPerDay: e.UPLOADS_PER_DAY,

@@ -1,10 +1,12 @@
 import { ERRORS, type ErrorKey } from '@yidu/shared';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { errorsTotal } from '../lib/metrics.ts';
 import { AppError } from './errors.ts';
 
 function send(reply: FastifyReply, key: ErrorKey, details: Record<string, unknown> = {}, code?: number, msg?: string) {
   const status = ERRORS[key].status;
+  errorsTotal({ key });
   if (typeof details.retryAfter === 'number') reply.header('retry-after', String(details.retryAfter));
   return reply
     .status(status)

@@ -8,6 +8,7 @@ import { TranslationChain } from '../../engines/translation/resilient.ts';
 import type { EngineName, TranslationEngine } from '../../engines/translation/types.ts';
 import { EngineError } from '../../engines/translation/errors.ts';
 import { fail } from '../../http/errors.ts';
+import { memoryHits, translatedSegments, translationFailures } from '../../lib/metrics.ts';
 import type { Logger } from '../../lib/logger.ts';
 
 export interface Translated {
@@ -152,14 +153,21 @@ export class TranslationService {
     const memory = await this.fromMemory(texts, from, to, glossaryVersion, options.preferred);
     const results: (Translated | undefined)[] = texts.map((t) => memory.get(sourceHash(t)));
     const missing = texts.map((t, i) => ({ t, i })).filter(({ i }) => results[i] === undefined);
+    if (texts.length > missing.length) memoryHits({}, texts.length - missing.length);
     if (missing.length > 0) {
-      const output = await this.chainFor(options.preferred).translate({
-        texts: missing.map((m) => m.t),
-        from,
-        to,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.glossary?.length ? { glossary: options.glossary } : {}),
-      });
+      const output = await this.chainFor(options.preferred)
+        .translate({
+          texts: missing.map((m) => m.t),
+          from,
+          to,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.glossary?.length ? { glossary: options.glossary } : {}),
+        })
+        .catch((error: unknown) => {
+          translationFailures({ kind: error instanceof EngineError ? error.kind : 'other' });
+          throw error;
+        });
+      for (const source of output.sources) translatedSegments({ engine: source.engine });
       const fresh = missing.map((m, k) => ({
         source: m.t,
         translation: cleanTranslation(output.texts[k] ?? ''),
