@@ -1,9 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../parsers/errors.ts';
 import { pdfParser } from '../parsers/pdf.ts';
-import { cleanLine, removeHanSpaces, TesseractEngine } from './tesseract.ts';
+import { cleanLine, hasOcrLanguage, removeHanSpaces, TesseractEngine } from './tesseract.ts';
+
+/** Black CJK text on white, large enough for tesseract (WenQuanYi Micro Hei is a system font here). */
+function renderLines(lines: string[]): Buffer {
+  const canvas = createCanvas(480, 40 + lines.length * 64);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = '#000';
+  ctx.font = '44px "WenQuanYi Micro Hei"';
+  lines.forEach((line, i) => ctx.fillText(line, 24, 66 + i * 64));
+  return canvas.toBuffer('image/png');
+}
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 
@@ -28,10 +41,29 @@ describe('tesseract OCR', () => {
     ).toBe('the branches wouldnt scrape our heads.');
   });
 
+  it('keeps a correct but low-scored first word of a CJK line', () => {
+    const w = (text: string, confidence: number) => ({ text, confidence });
+    expect(cleanLine([w('繁體', 13), w('中', 95), w('文', 96), w('的', 96), w('測試。', 95)])).toBe('繁體中文的測試。');
+  });
+
+  it('reads Japanese and Traditional Chinese with the installed models', async () => {
+    expect(engine.languages).toEqual(expect.arrayContaining(['en', 'zh', 'zh-TW', 'jp']));
+    expect(hasOcrLanguage('jp') && hasOcrLanguage('zh-TW')).toBe(true);
+    const jp = await engine.recognize(renderLines(['吾輩は猫である。', '名前はまだ無い。']), ['jp']);
+    expect(jp.text).toContain('は猫である');
+    expect(jp.text).toContain('名前はまだ無い');
+    const tw = await engine.recognize(renderLines(['繁體中文的測試。', '臺灣圖書館與學習']), ['zh-TW']);
+    expect(tw.text).toContain('繁體中文的測試');
+    expect(tw.text).toContain('臺灣圖書館與學習');
+  });
+
   it('refuses languages without a model', async () => {
-    const error = await engine.recognize(Buffer.alloc(10), ['ar']).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ParseError);
-    expect((error as ParseError).key).toBe('ocrUnavailable');
+    for (const languages of [['ar'], ['en', 'ko']]) {
+      const error = await engine.recognize(Buffer.alloc(10), languages).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ParseError);
+      expect((error as ParseError).key).toBe('ocrUnavailable');
+    }
+    expect(hasOcrLanguage('ko')).toBe(false);
   });
 
   it.skipIf(!existsSync(CORPUS))('reads the scanned Huckleberry Finn page', async () => {

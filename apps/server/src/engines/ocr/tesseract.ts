@@ -11,20 +11,58 @@ import type Tesseract from 'tesseract.js';
 import { ParseError } from '../parsers/errors.ts';
 import type { OcrEngine, OcrLine, OcrResult } from './types.ts';
 
-/** Reading-language code → tesseract traineddata name, for the data packages we ship. */
-export const TESSERACT_LANGUAGES: Record<string, string> = { en: 'eng', zh: 'chi_sim' };
+/**
+ * Reading-language code → tesseract traineddata name, for the data packages we ship. 'ja' and
+ * 'zh-Hant' are accepted as aliases because detected and declared languages use ISO codes.
+ */
+export const TESSERACT_LANGUAGES: Record<string, string> = {
+  en: 'eng',
+  zh: 'chi_sim',
+  'zh-TW': 'chi_tra',
+  'zh-Hant': 'chi_tra',
+  jp: 'jpn',
+  ja: 'jpn',
+};
 
 const require = createRequire(import.meta.url);
 
-/** tesseract.js wants every traineddata in one folder; each data package has its own, so link them. */
-function prepareLangPath(): string {
+/** The traineddata of a language from its @tesseract.js-data package, or undefined when not installed. */
+function traineddataPath(lang: string): string | undefined {
+  try {
+    const pkg = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
+    const file = path.join(pkg, '4.0.0_best_int', `${lang}.traineddata.gz`);
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const available = new Map<string, boolean>();
+
+/** True when the traineddata for this reading language is installed (checked once per language). */
+export function hasOcrLanguage(code: string): boolean {
+  const lang = TESSERACT_LANGUAGES[code];
+  if (!lang) return false;
+  let ok = available.get(lang);
+  if (ok === undefined) {
+    ok = traineddataPath(lang) !== undefined;
+    available.set(lang, ok);
+  }
+  return ok;
+}
+
+/**
+ * tesseract.js wants every traineddata in one folder; each data package has its own, so link them
+ * (only the languages asked for: a missing package must not break the others).
+ */
+function prepareLangPath(langs: string[]): string {
   const dir = path.join(os.tmpdir(), 'yidu-tesseract', 'lang');
   mkdirSync(dir, { recursive: true });
-  for (const lang of Object.values(TESSERACT_LANGUAGES)) {
+  for (const lang of langs) {
     const target = path.join(dir, `${lang}.traineddata.gz`);
     if (existsSync(target)) continue;
-    const pkg = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
-    const source = path.join(pkg, '4.0.0_best_int', `${lang}.traineddata.gz`);
+    const source = traineddataPath(lang);
+    if (!source) throw new ParseError('ocrUnavailable', `No OCR model installed for ${lang}`);
     try {
       symlinkSync(source, target);
     } catch {
@@ -35,14 +73,15 @@ function prepareLangPath(): string {
 }
 
 const HAN_GAP =
-  /([\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]) +(?=[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])/g;
+  /([\u3000-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]) +(?=[\u3000-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])/g;
 
-/** Chinese models put spaces between Han characters; remove them. */
+/** Chinese and Japanese models put spaces between Han/Kana characters; remove them. */
 export function removeHanSpaces(text: string): string {
   return text.replace(HAN_GAP, '$1');
 }
 
 const MIN_WORD_CONFIDENCE = 50;
+const CJK_WORD = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
 const MIN_LINE_CONFIDENCE = 55;
 
 /**
@@ -52,7 +91,11 @@ const MIN_LINE_CONFIDENCE = 55;
 export function cleanLine(words: { text: string; confidence: number }[]): string {
   let start = 0;
   let end = words.length;
-  const wordlike = (w: { text: string }) => /^[("“‘']?[\p{L}\p{N}][\p{L}\p{N}'’.,;:!?—-]*[)"”’]?$/u.test(w.text);
+  // CJK punctuation (、。「」（）…) and the kana prolonged-sound mark belong to words too.
+  const wordlike = (w: { text: string }) =>
+    /^[("“‘'\u3000-\u303f\uff00-\uff0f]*[\p{L}\p{N}][\p{L}\p{N}\p{M}'’.,;:!?—\-\u3000-\u303f\u30fb\u30fc\uff00-\uffef]*[)"”’]?$/u.test(
+      w.text,
+    );
   const weak = (w: { text: string; confidence: number }) => w.confidence < MIN_WORD_CONFIDENCE || !wordlike(w);
   // Cut a junk cluster (a symbol, or two weak words in a row) in the first part of the line.
   for (let i = Math.floor(words.length * 0.6); i >= 0; i--) {
@@ -62,8 +105,18 @@ export function cleanLine(words: { text: string; confidence: number }[]): string
       break;
     }
   }
-  while (start < end && weak(words[start]!)) start++;
-  while (end > start && weak(words[end - 1]!)) end--;
+  // A lone weak CJK word at an edge is kept: CJK models often give a correct first word a low score
+  // (繁體:13 before 中:95); junk comes in clusters or as symbols.
+  const trimmable = (i: number, step: number) => {
+    const w = words[i]!;
+    if (!weak(w)) return false;
+    // Latin junk beside pictures is often word-shaped ("Il", "itt"): only CJK words get the benefit.
+    if (!wordlike(w) || w.confidence < 10 || !CJK_WORD.test(w.text)) return true;
+    const next = words[i + step];
+    return next === undefined || weak(next);
+  };
+  while (start < end && trimmable(start, 1)) start++;
+  while (end > start && trimmable(end - 1, -1)) end--;
   const kept = words.slice(start, end);
   if (!kept.length) return '';
   const mean = kept.reduce((s, w) => s + w.confidence, 0) / kept.length;
@@ -74,7 +127,7 @@ export function cleanLine(words: { text: string; confidence: number }[]): string
 
 export class TesseractEngine implements OcrEngine {
   readonly name = 'tesseract';
-  readonly languages = Object.keys(TESSERACT_LANGUAGES);
+  readonly languages = Object.keys(TESSERACT_LANGUAGES).filter(hasOcrLanguage);
   private workers = new Map<string, Promise<Tesseract.Worker>>();
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -82,7 +135,7 @@ export class TesseractEngine implements OcrEngine {
     const key = langs.join('+');
     let worker = this.workers.get(key);
     if (!worker) {
-      const langPath = prepareLangPath();
+      const langPath = prepareLangPath(langs);
       const cachePath = path.join(os.tmpdir(), 'yidu-tesseract', 'cache');
       mkdirSync(cachePath, { recursive: true });
       worker = createWorker(langs, 1, { langPath, cachePath, gzip: true, cacheMethod: 'none' });
@@ -94,7 +147,7 @@ export class TesseractEngine implements OcrEngine {
 
   async recognize(png: Buffer, languages: string[]): Promise<OcrResult> {
     const wanted = languages.length ? languages : ['en'];
-    const missing = wanted.filter((l) => !TESSERACT_LANGUAGES[l]);
+    const missing = wanted.filter((l) => !hasOcrLanguage(l));
     if (missing.length) {
       throw new ParseError('ocrUnavailable', `No OCR model for ${missing.join(', ')}`);
     }

@@ -1,6 +1,6 @@
 /**
- * Turns an (X)HTML tree into content blocks. Shared by EPUB (publisher XHTML) and DOCX (mammoth's
- * HTML). Output is rebuilt from a whitelist, so hostile markup (scripts, event handlers, javascript:
+ * Turns an (X)HTML tree into content blocks. Used by EPUB (publisher XHTML); DOCX has its own
+ * streaming walker (docx-body.ts) that produces the same drafts. Output is rebuilt from a whitelist, so hostile markup (scripts, event handlers, javascript:
  * links, remote images) cannot survive: we never copy attributes, only text and a few inline tags.
  */
 import type { BlockType } from './types.ts';

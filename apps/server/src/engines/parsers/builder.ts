@@ -54,12 +54,47 @@ export class BookBuilder {
   }
 }
 
+/** Illustration notes ("[Illustration: …]") and rules ("-----") are never a chapter's name. */
+export function isMarkerText(text: string): boolean {
+  const t = text.trim();
+  return !/\p{L}/u.test(t) || /^\[(illustration|image|picture|figure|pic)\b/i.test(t);
+}
+
 /** A chapter title from its first heading, else its first words. */
 export function titleFromBlocks(blocks: BlockDraft[], fallback: string): string {
-  const heading = blocks.find((b) => b.type === 'heading' && b.text.trim());
+  const heading = blocks.find((b) => b.type === 'heading' && b.text.trim() && !isMarkerText(b.text));
   if (heading) return shorten(heading.text, 80);
-  const first = blocks.find((b) => b.type !== 'image' && b.type !== 'footnote' && b.text.trim());
+  const first = blocks.find(
+    (b) => b.type !== 'image' && b.type !== 'footnote' && b.text.trim() && !isMarkerText(b.text),
+  );
   return first ? shorten(first.text, 40) : fallback;
+}
+
+const TOC_TITLE =
+  /^(?:table\s+of\s+contents|contents|目\s*[录錄次]|目\s*次|inhalt(?:sverzeichnis)?|sommaire|table des matières|índice|indice|содержание|оглавление|차례|목차)[.:：]?$/i;
+
+/** The heading of a table of contents among a chapter's first blocks ("Contents", "目录"...). */
+export function tocTitleOf(blocks: BlockDraft[]): string | undefined {
+  return blocks
+    .slice(0, 8)
+    .map((b) => b.text.trim())
+    .find((t) => TOC_TITLE.test(t));
+}
+
+/**
+ * A chapter that is mostly a table of contents (a title page with the TOC, a "目录" page) is named
+ * after the TOC, not after the book title or its first line: its lines are other chapters' titles.
+ */
+export function nameTocChapters(chapters: ChapterDraft[]): void {
+  const normalize = (t: string) => t.replace(/[\s\d.:：·…-]+/g, '').toLowerCase();
+  const titles = new Set(chapters.map((c) => normalize(c.title)).filter(Boolean));
+  for (const chapter of chapters) {
+    const toc = tocTitleOf(chapter.blocks);
+    if (!toc || normalize(chapter.title) === normalize(toc)) continue;
+    const lines = chapter.blocks.filter((b) => b.type !== 'image' && b.text.trim());
+    const listed = lines.filter((b) => b.text.length <= 120 && titles.has(normalize(b.text))).length;
+    if (lines.length >= 4 && listed >= Math.min(lines.length * 0.4, 10)) chapter.title = toc;
+  }
 }
 
 export function shorten(text: string, max: number): string {

@@ -1,104 +1,224 @@
 /**
- * DOCX through mammoth (→ HTML) and our HTML → blocks. Word heading styles define the chapters;
- * footnotes and endnotes come out of mammoth as lists we turn into linked footnote blocks.
+ * DOCX: our own streaming walk over word/document.xml (docx-body.ts), with styles, relationships and
+ * notes read the same way. No DOM of the document is ever built: mammoth's peaked at ~80× the XML
+ * size (12.5 MB of XML → ~920 MB RSS, 12 s). Word heading styles define the chapters; footnotes and
+ * endnotes become linked footnote blocks at the end of the chapter that first cites them.
  */
-import mammoth from 'mammoth';
 import type { BlockDraft } from './blocks.ts';
-import { htmlToBlocks } from './blocks.ts';
 import { BookBuilder, shorten } from './builder.ts';
-import { ParseError } from './errors.ts';
+import type { NoteBody } from './docx-body.ts';
+import { DocxWalker, noteDrafts } from './docx-body.ts';
+import type { Relationship } from './docx-styles.ts';
+import { DocxNumbering } from './docx-numbering.ts';
+import { DocxStyles, relationshipsHandler } from './docx-styles.ts';
+import { ParseError, throwIfAborted } from './errors.ts';
 import { imageInfo } from './image-info.ts';
+import type { ImageInfo } from './image-info.ts';
 import { byLocalName, findFirst, parseMarkup, textContent } from './markup.ts';
 import type { BookImage, BookParser, ParseOptions, ParsedBook } from './types.ts';
-import { SafeZip } from './zip.ts';
+import { feedXml, WORD_NAMESPACES, XmlStreamReader } from './xml-stream.ts';
+import type { XmlHandler } from './xml-stream.ts';
+import type { ZipLimits } from './zip.ts';
+import { DEFAULT_ZIP_LIMITS, resolveZipPath, SafeZip } from './zip.ts';
 
-const IMAGE_SCHEME = 'yidu-image:';
-const NOTE_ID = /^(footnote|endnote)-\d+$/;
-const MAX_DOCUMENT_XML_BYTES = 40 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/**
+ * word/document.xml is streamed, so it may be larger than other ZIP entries: Word's markup is 5-50×
+ * the text, and a 30 MB text-only DOCX holds ~280 MB of XML. Other parts keep the default caps.
+ */
+const DOCX_LIMITS: ZipLimits = {
+  ...DEFAULT_ZIP_LIMITS,
+  maxEntryBytes: 640 * 1024 * 1024,
+  maxTotalBytes: 1024 * 1024 * 1024,
+};
+const PART_MAX_BYTES = DEFAULT_ZIP_LIMITS.maxEntryBytes;
+/** What inflating a small bomb of text could otherwise fill memory with (a long novel is ~2M). */
+const MAX_TEXT_CHARACTERS = 150_000_000;
+const REL_TYPE = /\/(officeDocument|image|footnotes|endnotes|styles|numbering)$/;
+
+function refuseEntities(raw: string): void {
+  if (/<!ENTITY/i.test(raw))
+    throw new ParseError('fileTooComplex', 'The document declares XML entities, which we refuse');
+}
+
+/** Streams one XML part of the package through a handler; a missing part is simply skipped. */
+async function walkPart(
+  zip: SafeZip,
+  path: string,
+  handler: XmlHandler,
+  onChunk?: (bytes: number) => void,
+  maxBytes = PART_MAX_BYTES,
+): Promise<void> {
+  if (!zip.has(path)) return;
+  const reader = new XmlStreamReader(handler, { namespaces: WORD_NAMESPACES, onDoctype: refuseEntities });
+  await feedXml(zip.chunks(path, maxBytes), reader, onChunk);
+}
+
+async function readRelationships(zip: SafeZip, partPath: string): Promise<Map<string, Relationship>> {
+  const slash = partPath.lastIndexOf('/');
+  const relsPath = `${partPath.slice(0, slash + 1)}_rels/${partPath.slice(slash + 1)}.rels`;
+  const rels = new Map<string, Relationship>();
+  await walkPart(zip, relsPath, relationshipsHandler(rels));
+  return rels;
+}
+
+function relTarget(rels: Map<string, Relationship>, type: string): Relationship | undefined {
+  for (const rel of rels.values()) if (!rel.external && REL_TYPE.exec(rel.type)?.[1] === type) return rel;
+  return undefined;
+}
+
+async function readCoreMetadata(zip: SafeZip, book: BookBuilder): Promise<void> {
+  const core = await zip.readText('docProps/core.xml', 1024 * 1024).catch(() => undefined);
+  if (!core || /<!ENTITY/i.test(core)) return;
+  const root = parseMarkup(core);
+  const field = (name: string) => {
+    const el = findFirst(root, byLocalName(name));
+    return el ? textContent(el) : undefined;
+  };
+  book.metadata = {
+    title: field('title'),
+    author: field('creator'),
+    language: field('language'),
+    description: field('description'),
+  };
+}
 
 export const docxParser: BookParser = {
   format: 'docx',
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
-    // mammoth inflates with its own JSZip: check the declared sizes (zip bombs) before handing it over.
-    const zip = await SafeZip.open(input);
-    if (!zip.has('word/document.xml')) throw new ParseError('fileCorrupted', 'No word/document.xml in the archive');
-    // mammoth builds a full DOM: memory is about 80× the XML size (12 MB of XML → ~1 GB peak).
-    const declared = zip.declaredSize('word/document.xml');
-    if (declared !== undefined && declared > MAX_DOCUMENT_XML_BYTES) {
-      throw new ParseError('fileTooComplex', `word/document.xml is ${declared} bytes`);
-    }
+    // Declared sizes are checked (zip bombs) before anything is inflated, and every read is capped.
+    const zip = await SafeZip.open(input, DOCX_LIMITS);
+    const packageRels = await readRelationships(zip, '');
+    const mainPath = [relTarget(packageRels, 'officeDocument'), undefined]
+      .map((rel) => (rel ? resolveZipPath('', rel.target) : 'word/document.xml'))
+      .find((path) => zip.has(path));
+    if (!mainPath) throw new ParseError('fileCorrupted', 'No word/document.xml in the archive');
     const book = new BookBuilder();
-    const core = await zip.readText('docProps/core.xml').catch(() => undefined);
-    if (core && !/<!ENTITY/i.test(core)) {
-      const root = parseMarkup(core);
-      const field = (name: string) => {
-        const el = findFirst(root, byLocalName(name));
-        return el ? textContent(el) : undefined;
+    await readCoreMetadata(zip, book);
+    throwIfAborted(options.signal);
+
+    const rels = await readRelationships(zip, mainPath);
+    const styles = new DocxStyles();
+    const stylesRel = relTarget(rels, 'styles');
+    await walkPart(zip, stylesRel ? resolveZipPath(mainPath, stylesRel.target) : 'word/styles.xml', styles.handler());
+    const numbering = new DocxNumbering();
+    const numberingRel = relTarget(rels, 'numbering');
+    await walkPart(
+      zip,
+      numberingRel ? resolveZipPath(mainPath, numberingRel.target) : 'word/numbering.xml',
+      numbering.handler(),
+    );
+
+    // Images are read before the walk (the tokenizer's callbacks are synchronous) and become book
+    // images, numbered in document order, only when a paragraph uses them.
+    const loaded = new Map<string, { data: Buffer; info: ImageInfo; id?: string }>();
+    const loadImages = async (partPath: string, partRels: Map<string, Relationship>) => {
+      for (const rel of partRels.values()) {
+        if (rel.external || !rel.type.endsWith('/image')) continue;
+        const path = resolveZipPath(partPath, rel.target);
+        if (loaded.has(path) || (zip.declaredSize(path) ?? 0) > MAX_IMAGE_BYTES) continue;
+        const data = await zip.read(path, MAX_IMAGE_BYTES).catch(() => undefined);
+        const info = data ? imageInfo(data) : undefined;
+        if (data && info) loaded.set(path, { data, info });
+      }
+    };
+    const resolverFor =
+      (partPath: string, partRels: Map<string, Relationship>) =>
+      (relId: string, extent: { width: number; height: number } | undefined): string | undefined => {
+        const rel = partRels.get(relId);
+        if (!rel || rel.external) return undefined;
+        const entry = loaded.get(resolveZipPath(partPath, rel.target));
+        if (!entry) return undefined;
+        if (!entry.id) {
+          entry.id = `img${book.images.length + 1}`;
+          const image: BookImage = { id: entry.id, data: entry.data, mediaType: entry.info.mediaType };
+          const width = entry.info.width ?? extent?.width;
+          const height = entry.info.height ?? extent?.height;
+          if (width) image.width = width;
+          if (height) image.height = height;
+          book.images.push(image);
+        }
+        return entry.id;
       };
-      book.metadata = {
-        title: field('title'),
-        author: field('creator'),
-        language: field('language'),
-        description: field('description'),
-      };
-    }
-    const documentXml = await zip.readText('word/document.xml');
-    if (documentXml && /<!ENTITY/i.test(documentXml.slice(0, 65536))) {
-      throw new ParseError('fileTooComplex', 'The document declares XML entities, which we refuse');
+    await loadImages(mainPath, rels);
+
+    // Notes are numbered in the order the text first cites them, as Word displays them.
+    const labels = new Map<string, string>();
+    const counters = { footnote: 0, endnote: 0 };
+    const labelFor = (key: string): string => {
+      let label = labels.get(key);
+      if (!label) {
+        const kind = key.startsWith('endnote') ? 'endnote' : 'footnote';
+        label = String(++counters[kind]);
+        labels.set(key, label);
+      }
+      return label;
+    };
+    const notes = new Map<string, NoteBody>();
+    const customLabels = new Map<string, string>();
+    for (const kind of ['footnotes', 'endnotes'] as const) {
+      const rel = relTarget(rels, kind);
+      const path = rel ? resolveZipPath(mainPath, rel.target) : `word/${kind}.xml`;
+      if (!zip.has(path)) continue;
+      const partRels = await readRelationships(zip, path);
+      await loadImages(path, partRels);
+      const walker = new DocxWalker({
+        styles,
+        numbering,
+        resolveImage: resolverFor(path, partRels),
+        emit: () => {},
+        labelFor,
+        maxCharacters: MAX_TEXT_CHARACTERS,
+      });
+      await walkPart(zip, path, walker);
+      for (const note of walker.notes) notes.set(note.key, note);
     }
     options.onProgress?.(0.1);
-
-    const images: BookImage[] = [];
-    let html: string;
-    try {
-      const result = await mammoth.convertToHtml(
-        { buffer: input },
-        {
-          externalFileAccess: false,
-          convertImage: mammoth.images.imgElement(async (image) => {
-            const data = await image.readAsBuffer();
-            const info = imageInfo(data);
-            if (!info || data.length > 20 * 1024 * 1024) return { src: '' };
-            const id = `img${images.length + 1}`;
-            const entry: BookImage = { id, data, mediaType: info.mediaType };
-            if (info.width) entry.width = info.width;
-            if (info.height) entry.height = info.height;
-            images.push(entry);
-            return { src: `${IMAGE_SCHEME}${id}` };
-          }),
-        },
-      );
-      html = result.value;
-    } catch (error) {
-      throw new ParseError('fileCorrupted', `Unreadable DOCX: ${(error as Error).message}`, { cause: error });
-    }
-    options.onProgress?.(0.7);
-    book.images.push(...images);
+    throwIfAborted(options.signal);
 
     const drafts: BlockDraft[] = [];
-    htmlToBlocks(parseMarkup(html), {
-      resolveImage: (src) => (src.startsWith(IMAGE_SCHEME) ? src.slice(IMAGE_SCHEME.length) : undefined),
-      resolveNoteLink: (href) => {
-        const id = href.startsWith('#') ? href.slice(1) : '';
-        return NOTE_ID.test(id) ? id : undefined;
-      },
-      noteKeyOf: (e) => (e.name === 'li' && NOTE_ID.test(e.attrs.id ?? '') ? e.attrs.id : undefined),
-      skip: (e) => e.name === 'a' && /^#(footnote|endnote)-ref-/.test(e.attrs.href ?? ''),
-      emit: (block) => {
-        // Word's HTML-form boundaries are artefacts, not text.
-        if (/^(Top|Bottom) of Form$/.test(block.text)) return;
-        if (block.type === 'footnote' && !block.noteLabel && block.noteKey) {
-          block.noteLabel = block.noteKey.replace(/^\D+-/, '');
-        }
-        drafts.push(block);
-      },
+    const walker = new DocxWalker({
+      styles,
+      numbering,
+      resolveImage: resolverFor(mainPath, rels),
+      emit: (draft) => drafts.push(draft),
+      labelFor,
+      maxCharacters: MAX_TEXT_CHARACTERS,
     });
+    const total = zip.declaredSize(mainPath) ?? 0;
+    let reported = 0;
+    await walkPart(
+      zip,
+      mainPath,
+      walker,
+      (bytes) => {
+        throwIfAborted(options.signal);
+        if (total && bytes - reported > total / 50) {
+          reported = bytes;
+          options.onProgress?.(0.1 + 0.85 * Math.min(1, bytes / total));
+        }
+      },
+      DOCX_LIMITS.maxEntryBytes,
+    );
+    for (const [key, mark] of walker.customLabels) customLabels.set(key, mark);
+    // Notes the text cites, in citation order; uncited notes are leftovers of editing.
+    const cited = new Set<string>();
+    for (const d of drafts) for (const key of d.noteRefKeys ?? []) cited.add(key);
+    const noteBlocks: BlockDraft[] = [];
+    for (const key of cited) {
+      const note = notes.get(key);
+      if (note) noteBlocks.push(...noteDrafts(note, customLabels.get(key) ?? labels.get(key)));
+    }
     if (!drafts.some((d) => d.text.trim() || d.imageId)) {
       throw new ParseError('noTextFound', 'The document contains no text');
     }
-    splitByHeadings(book, drafts);
+    if (!book.metadata.title) {
+      const title = drafts.find((d) => walker.titles.has(d));
+      if (title) book.metadata.title = shorten(title.text, 200);
+    }
+    splitByHeadings(book, [...drafts, ...noteBlocks], new Set([...walker.titles, ...walker.weakHeadings]));
     options.onProgress?.(1);
     return book.finish('docx', started);
   },
@@ -106,35 +226,55 @@ export const docxParser: BookParser = {
 
 /**
  * Chapters start at the highest heading level used at least twice (a single Heading 1 is usually the
- * document title). Without headings a long document is cut into parts so chapters stay readable.
+ * document title). `minor` headings (titles, direct outline levels) never set that level. Without such
+ * headings a long document is cut into parts of about 40,000 characters, preferably at a heading so
+ * parts start where the author started something. Footnotes go to the end of the chapter that first
+ * cites them.
  */
-export function splitByHeadings(book: BookBuilder, drafts: BlockDraft[]): void {
+export function splitByHeadings(book: BookBuilder, drafts: BlockDraft[], minor?: ReadonlySet<BlockDraft>): void {
+  const notes = drafts.filter((d) => d.type === 'footnote');
+  const body = drafts.filter((d) => d.type !== 'footnote');
   const counts = new Map<number, number>();
-  for (const d of drafts) if (d.type === 'heading' && d.level) counts.set(d.level, (counts.get(d.level) ?? 0) + 1);
+  for (const d of body) {
+    if (d.type === 'heading' && d.level && !minor?.has(d)) counts.set(d.level, (counts.get(d.level) ?? 0) + 1);
+  }
   const level = [...counts.keys()].sort((a, b) => a - b).find((l) => counts.get(l)! >= 2);
   if (level !== undefined) {
     book.startChapter('');
-    for (const d of drafts) {
-      if (d.type === 'heading' && d.level !== undefined && d.level <= level) {
+    for (const d of body) {
+      if (d.type === 'heading' && d.level !== undefined && d.level <= level && !minor?.has(d)) {
         book.startChapter(shorten(d.text, 100), 1);
       }
       book.add(d);
     }
-    return;
-  }
-  const notes = drafts.filter((d) => d.type === 'footnote');
-  const body = drafts.filter((d) => d.type !== 'footnote');
-  let chars = 0;
-  let part = 0;
-  for (const d of body) {
-    if (part === 0 || chars > 40000) {
-      part++;
-      book.startChapter(part === 1 ? '' : `Part ${part}`);
-      chars = 0;
+  } else {
+    // The section level: the highest heading level used more than once, minor headings included.
+    const all = new Map<number, number>();
+    for (const d of body) if (d.type === 'heading' && d.level) all.set(d.level, (all.get(d.level) ?? 0) + 1);
+    const sectionLevel = [...all.keys()].sort((a, b) => a - b).find((l) => all.get(l)! >= 2) ?? 0;
+    let chars = 0;
+    let part = 0;
+    for (const d of body) {
+      const atHeading = d.type === 'heading' && (d.level ?? 9) <= sectionLevel && chars > 25000;
+      if (part === 0 || chars > 40000 || atHeading) {
+        part++;
+        book.startChapter(atHeading ? shorten(d.text, 100) : part === 1 ? '' : `Part ${part}`);
+        chars = 0;
+      }
+      book.add(d);
+      chars += d.text.length;
     }
-    book.add(d);
-    chars += d.text.length;
+    if (part > 1 && !book.chapters[0]!.title) book.chapters[0]!.title = 'Part 1';
   }
-  for (const d of notes) book.add(d);
-  if (part > 1 && !book.chapters[0]!.title) book.chapters[0]!.title = 'Part 1';
+  if (!notes.length) return;
+  const chapterOf = new Map<string, (typeof book.chapters)[number]>();
+  for (const chapter of book.chapters)
+    for (const d of chapter.blocks)
+      for (const key of d.noteRefKeys ?? []) if (!chapterOf.has(key)) chapterOf.set(key, chapter);
+  const last = book.chapters[book.chapters.length - 1];
+  for (const note of notes) {
+    const chapter = (note.noteKey && chapterOf.get(note.noteKey)) || last;
+    if (chapter) chapter.blocks.push(note);
+    else book.add(note);
+  }
 }

@@ -3,7 +3,7 @@
  * contents → XHTML bodies → blocks. Chapters are the TOC entries, split at the exact element a TOC link
  * points to (one spine file often holds several chapters, or one chapter spans several files).
  */
-import { BookBuilder } from './builder.ts';
+import { BookBuilder, nameTocChapters } from './builder.ts';
 import { htmlToBlocks } from './blocks.ts';
 import type { BlockDraft } from './blocks.ts';
 import { ParseError, throwIfAborted } from './errors.ts';
@@ -293,6 +293,8 @@ export const epubParser: BookParser = {
     for (const chapter of book.chapters) {
       chapter.blocks = chapter.blocks.filter((b) => !b.imageId || loaded.has(b.imageId));
     }
+    // A title page carrying the table of contents is named after the TOC, not after the book.
+    nameTocChapters(book.chapters);
     // Entries pointing into the same file as earlier content but never reached keep no empty shells.
     const result = book.finish('epub', started);
     options.onProgress?.(1);

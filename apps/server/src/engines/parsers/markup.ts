@@ -1,6 +1,6 @@
 /**
- * A small, forgiving XML/HTML tokenizer that builds a tree. EPUB XHTML, OPF/NCX and mammoth's HTML all
- * go through it. It never fetches anything, never expands custom entities (documents declaring
+ * A small, forgiving XML/HTML tokenizer that builds a tree. EPUB XHTML, OPF/NCX and small XML parts
+ * (DOCX core properties) go through it; large DOCX parts use the streaming xml-stream.ts instead. It never fetches anything, never expands custom entities (documents declaring
  * entities are refused before they get here) and copes with the tag soup real EPUBs contain.
  */
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   bodyFontSize,
+  buildLexicon,
   buildLines,
+  closeParagraph,
+  isWeightHeadingLine,
   joinParagraphLines,
   linesToParagraphs,
   orderLines,
@@ -48,6 +51,58 @@ describe('PDF layout', () => {
     expect(joinParagraphLines(['Trace-', 'Monkey runs'])).toBe('Trace-Monkey runs');
     expect(joinParagraphLines(['中文的第一', '行和第二行'])).toBe('中文的第一行和第二行');
     expect(joinParagraphLines(['mixed English', '和中文'])).toBe('mixed English和中文');
+  });
+
+  it('keeps a line-end hyphen only where the document writes the word with one', () => {
+    const lexicon = buildLexicon([
+      'a translation and a self-esteem issue,',
+      'more self-esteem than Trace-Monkey and co-',
+      'operation, cooperation everywhere',
+    ]);
+    expect(joinParagraphLines(['the trans-', 'lation of'], lexicon)).toBe('the translation of');
+    expect(joinParagraphLines(['low self-', 'esteem here'], lexicon)).toBe('low self-esteem here');
+    // Never seen either way: one word.
+    expect(joinParagraphLines(['an unbe-', 'lievable story'], lexicon)).toBe('an unbelievable story');
+    // Both seen: the more frequent form ("co-" at a line end is not counted as "co-operation").
+    expect(joinParagraphLines(['co-', 'operation'], lexicon)).toBe('cooperation');
+    expect(joinParagraphLines(['Trace-', 'Monkey runs'], lexicon)).toBe('Trace-Monkey runs');
+  });
+
+  it('recognizes body-size bold heading lines, not run-in headings, captions or sentences', () => {
+    const line = (text: string, fontShare = 1): PdfLine => ({
+      page: 1,
+      text,
+      x0: 0,
+      x1: 100,
+      y: 0,
+      size: 10,
+      marks: [],
+      col: 0,
+      font: 'f2',
+      fontShare,
+    });
+    expect(isWeightHeadingLine(line('3.1 Traces'), 10)).toBe(true);
+    expect(isWeightHeadingLine(line('A. GENERAL INFORMATION'), 10)).toBe(true);
+    expect(isWeightHeadingLine(line('Numbers. JavaScript has no', 0.6), 10)).toBe(false);
+    expect(isWeightHeadingLine(line('Figure 1. Sample program'), 10)).toBe(false);
+    expect(isWeightHeadingLine(line('This is a whole sentence.'), 10)).toBe(false);
+    expect(isWeightHeadingLine(line('executed by inter-'), 10)).toBe(false);
+  });
+
+  it('holds page notes back until the paragraph running onto the next page ends', () => {
+    const out: PdfParagraph[] = [];
+    const note: PdfParagraph = { kind: 'footnote', text: '1 A note.', page: 1, top: 0, size: 8, marks: [] };
+    const state: ParagraphState = { pending: [note] };
+    const last: PdfLine = { page: 1, text: 'runs on', x0: 0, x1: 100, y: 0, size: 10, marks: [], col: 0 };
+    state.open = {
+      para: { kind: 'paragraph', text: '', page: 1, top: 0, size: 10, marks: [] },
+      lines: ['A paragraph that', 'runs on'],
+      last,
+      colRight: 100,
+    };
+    closeParagraph(state, out);
+    expect(out.map((p) => p.text)).toEqual(['A paragraph that runs on', '1 A note.']);
+    expect(state.pending).toEqual([]);
   });
 
   it('builds lines from items, with spaces from gaps and superscript note marks', () => {

@@ -37,6 +37,9 @@ export interface PdfLine {
   leadingMark?: string;
   /** 0 = single/left column, 1 = right column, -1 = spans both columns. */
   col: number;
+  /** The font (pdf.js id) carrying most of the line's characters, and its share of them (0..1). */
+  font?: string;
+  fontShare?: number;
 }
 
 export interface PdfParagraph {
@@ -49,6 +52,8 @@ export interface PdfParagraph {
   marks: string[];
   label?: string;
   level?: number;
+  /** A heading found by its bold face (body size), not by a larger size. */
+  byWeight?: boolean;
 }
 
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
@@ -122,6 +127,7 @@ function makeLine(page: number, items: PdfTextItem[], base: { y: number; size: n
   let leadingMark: string | undefined;
   let size = 0;
   let chars = 0;
+  const fontChars = new Map<string, number>();
   items.forEach((item, index) => {
     const raised = item.size < base.size * 0.85 && item.y > base.y + base.size * 0.15;
     const str = item.str;
@@ -131,6 +137,7 @@ function makeLine(page: number, items: PdfTextItem[], base: { y: number; size: n
     } else if (str.trim()) {
       size += item.size * str.trim().length;
       chars += str.trim().length;
+      if (item.font) fontChars.set(item.font, (fontChars.get(item.font) ?? 0) + str.trim().length);
     }
     if (lastEnd !== undefined) {
       const gap = item.x - lastEnd;
@@ -155,6 +162,13 @@ function makeLine(page: number, items: PdfTextItem[], base: { y: number; size: n
     col: 0,
   };
   if (leadingMark) line.leadingMark = leadingMark;
+  let best = 0;
+  for (const [font, n] of fontChars)
+    if (n > best) {
+      best = n;
+      line.font = font;
+    }
+  if (chars) line.fontShare = best / chars;
   return line;
 }
 
@@ -337,13 +351,56 @@ export function splitFootnotes(
   };
 }
 
+/**
+ * The words of a whole document, for deciding line-end hyphens: "trans-" + "lation" is one word when
+ * the document has "translation" elsewhere, but "self-" + "esteem" keeps its hyphen when the document
+ * writes "self-esteem" and never "selfesteem".
+ */
+export interface Lexicon {
+  /** Lower-cased words, compounds split at their hyphens too. */
+  words: Map<string, number>;
+  /** Lower-cased hyphenated compounds seen inside lines ("self-esteem"). */
+  hyphenated: Map<string, number>;
+}
+
+const WORD_TOKEN = /\p{L}+(?:-\p{L}+)*/gu;
+
+export function buildLexicon(lines: Iterable<string>): Lexicon {
+  const lexicon: Lexicon = { words: new Map(), hyphenated: new Map() };
+  const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  for (const line of lines) {
+    // A line-end fragment ("trans-") is half a word: left out.
+    const text = line.replace(/\p{L}+-\s*$/u, '');
+    for (const m of text.matchAll(WORD_TOKEN)) {
+      const token = m[0].toLowerCase();
+      if (token.includes('-')) {
+        add(lexicon.hyphenated, token);
+        for (const part of token.split('-')) add(lexicon.words, part);
+      } else add(lexicon.words, token);
+    }
+  }
+  return lexicon;
+}
+
+/** Whether "left-" at a line end and "right..." on the next line are one word (no hyphen). */
+function joinsHyphen(left: string, right: string, lexicon: Lexicon | undefined): boolean {
+  if (!lexicon) return true;
+  const a = /\p{L}+$/u.exec(left)?.[0].toLowerCase() ?? '';
+  const b = /^\p{L}+/u.exec(right)?.[0].toLowerCase() ?? '';
+  const joined = lexicon.words.get(a + b) ?? 0;
+  const hyphenated = lexicon.hyphenated.get(`${a}-${b}`) ?? 0;
+  return joined >= hyphenated;
+}
+
 /** Joins the lines of one paragraph: hyphenation repaired, CJK without spaces. */
-export function joinParagraphLines(texts: string[]): string {
+export function joinParagraphLines(texts: string[], lexicon?: Lexicon): string {
   let out = '';
   for (const raw of texts) {
     const text = raw.trim();
     if (!text) continue;
-    if (/[\p{Ll}\p{Lu}]-$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
+    if (/[\p{Ll}\p{Lu}]-$/u.test(out) && /^\p{Ll}/u.test(text)) {
+      out = joinsHyphen(out.slice(0, -1), text, lexicon) ? out.slice(0, -1) + text : out + text;
+    }
     // "Trace-" + "Monkey": a compound split at its hyphen keeps the hyphen but loses the space.
     else if (/\p{L}-$/u.test(out) && /^\p{Lu}/u.test(text)) out += text;
     // URLs and numbers broken at a hyphen or slash continue without a space.
@@ -360,6 +417,51 @@ const TERMINAL = /[.!?:;。！？：；」』”"')\]…]$/;
 export interface ParagraphState {
   /** An open paragraph that may continue on the next page/column. */
   open?: { para: PdfParagraph; lines: string[]; last: PdfLine; colRight: number };
+  /** Fonts (pdf.js ids) of bold/heavy faces: a short line of body size in one of them is a heading. */
+  headingFonts?: ReadonlySet<string>;
+  /** Page footnotes and small print held back until the open paragraph ends (not cut in two). */
+  pending?: PdfParagraph[];
+  lexicon?: Lexicon;
+}
+
+/** Font names of bold faces: "Times-Bold", "NimbusSanL-Medi", "Helvetica-Black", "SourceHanSans-Heavy"... */
+export const BOLD_FONT_NAME = /bold|heavy|black|semibold|demibold|[-,+_ ](?:medi|demi|bd|hv|blk)\b|medium/i;
+
+/**
+ * A line that may be a heading set in a bold face at about body size: short, not small print, with
+ * letters, not ending like a sentence (numbered titles "2.1 Tracing." aside).
+ */
+export function isWeightHeadingLine(l: PdfLine, bodySize: number): boolean {
+  const text = l.text.trim();
+  if (l.size < bodySize * 0.95 || text.length > 90 || text.length < 2 || !/\p{L}{2}/u.test(text)) return false;
+  // A run-in heading ("Numbers. JavaScript has...") shares its line with body text: not a heading line.
+  if ((l.fontShare ?? 1) < 0.9) return false;
+  // Captions, hyphenated or comma-ended lines and sentences are text, not titles.
+  if (/^(fig(ure)?|table|listing|algorithm|example)\.?\s*\d/i.test(text) || /[-,;:]$/.test(text)) return false;
+  const numbering = /^(\d{1,2}(\.\d{1,2})*\.?|[IVX]{1,5}\.|[A-Z]\.)\s+(?=\S)/.exec(text);
+  const rest = numbering ? text.slice(numbering[0].length) : text;
+  if (/[^\d\s][.!?]\s+\S/u.test(rest)) return false;
+  return !/[.!?]$/.test(rest) || numbering !== null;
+}
+
+/** Ends the open paragraph (if any) and releases what was held back for it. */
+export function closeParagraph(state: ParagraphState, out: PdfParagraph[]): void {
+  if (state.open) {
+    const para = state.open.para;
+    para.text = joinParagraphLines(state.open.lines, state.lexicon);
+    // Several bold lines in a row are a bold paragraph (a warning, a lead-in), not a title.
+    if (para.kind === 'heading' && para.byWeight && para.text.length > 120) {
+      para.kind = 'paragraph';
+      delete para.level;
+      delete para.byWeight;
+    }
+    if (para.text) out.push(para);
+  }
+  state.open = undefined;
+  if (state.pending?.length) {
+    out.push(...state.pending);
+    state.pending = [];
+  }
 }
 
 /** Turns ordered lines of one page into paragraphs, continuing the open paragraph of the previous page. */
@@ -395,14 +497,11 @@ export function linesToParagraphs(
   }
   const statsOf = (l: PdfLine): ColumnStats =>
     colStats.get(l.col) ?? { left: l.x0, right: l.x1, width: l.x1 - l.x0, leftAligned: true };
-  const close = () => {
-    if (state.open) {
-      state.open.para.text = joinParagraphLines(state.open.lines);
-      if (state.open.para.text) out.push(state.open.para);
-    }
-    state.open = undefined;
-  };
-  const isHeading = (l: PdfLine) => l.size >= bodySize * 1.15 && l.text.length <= 150 && /\p{L}/u.test(l.text);
+  const close = () => closeParagraph(state, out);
+  const bySize = (l: PdfLine) => l.size >= bodySize * 1.15 && l.text.length <= 150 && /\p{L}/u.test(l.text);
+  const byWeight = (l: PdfLine) =>
+    l.font !== undefined && state.headingFonts?.has(l.font) === true && isWeightHeadingLine(l, bodySize);
+  const isHeading = (l: PdfLine) => bySize(l) || byWeight(l);
   const levelOf = (size: number) => {
     const idx = headingSizes.findIndex((s) => Math.abs(s - size) < 0.6);
     return idx === -1 ? headingSizes.length + 1 : idx + 1;
@@ -445,7 +544,12 @@ export function linesToParagraphs(
         size: line.size,
         marks: [],
       };
-      if (heading) para.level = levelOf(Math.round(line.size * 2) / 2);
+      // Body-size bold headings rank below every larger size.
+      if (heading && bySize(line)) para.level = levelOf(Math.round(line.size * 2) / 2);
+      else if (heading) {
+        para.level = headingSizes.length + 1;
+        para.byWeight = true;
+      }
       state.open = { para, lines: [], last: line, colRight: stats.right };
     }
     const open = state.open!;
@@ -459,14 +563,14 @@ export function linesToParagraphs(
 }
 
 /** Groups footnote lines into notes, each starting at a line that opens with a marker. */
-export function footnoteParagraphs(notes: PdfLine[]): PdfParagraph[] {
+export function footnoteParagraphs(notes: PdfLine[], lexicon?: Lexicon): PdfParagraph[] {
   const out: PdfParagraph[] = [];
   let current: { para: PdfParagraph; lines: string[] } | undefined;
   const sorted = [...notes].sort((a, b) => (a.col === b.col ? b.y - a.y : a.col - b.col));
   for (const l of sorted) {
     const mark = l.leadingMark ?? NOTE_START.exec(l.text)?.[1];
     if (mark || !current) {
-      if (current) out.push({ ...current.para, text: joinParagraphLines(current.lines) });
+      if (current) out.push({ ...current.para, text: joinParagraphLines(current.lines, lexicon) });
       const text = l.leadingMark ? l.text.replace(l.leadingMark, '').trim() : l.text;
       const para: PdfParagraph = {
         kind: 'footnote',
@@ -480,6 +584,6 @@ export function footnoteParagraphs(notes: PdfLine[]): PdfParagraph[] {
       current = { para, lines: [l.leadingMark ? `${l.leadingMark} ${text}` : text] };
     } else current.lines.push(l.text);
   }
-  if (current) out.push({ ...current.para, text: joinParagraphLines(current.lines) });
+  if (current) out.push({ ...current.para, text: joinParagraphLines(current.lines, lexicon) });
   return out;
 }

@@ -12,7 +12,11 @@ import type { BlockDraft } from './blocks.ts';
 import { ParseError, throwIfAborted } from './errors.ts';
 import {
   bodyFontSize,
+  buildLexicon,
   buildLines,
+  BOLD_FONT_NAME,
+  closeParagraph,
+  isWeightHeadingLine,
   footnoteParagraphs,
   joinParagraphLines,
   linesToParagraphs,
@@ -165,11 +169,56 @@ export function ocrParagraphs(text: string, page: number): PdfParagraph[] {
   return out;
 }
 
+/**
+ * Fonts whose short body-size lines are headings: faces other than the body font, used on a few lines
+ * (not a second body font), named bold/heavy/black/medium. pdf.js's text content only has font ids, so
+ * the names come from the operator list of one page per candidate font (a few pages per book).
+ */
+async function boldHeadingFonts(doc: PdfDocument, lines: PdfLine[], bodySize: number): Promise<Set<string>> {
+  const out = new Set<string>();
+  const bodyChars = new Map<string, number>();
+  for (const l of lines) {
+    if (l.font && Math.abs(l.size - bodySize) < 0.6)
+      bodyChars.set(l.font, (bodyChars.get(l.font) ?? 0) + l.text.length);
+  }
+  const bodyFont = [...bodyChars].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const candidates = new Map<string, { lines: number; page: number }>();
+  for (const l of lines) {
+    if (!l.font || l.font === bodyFont || l.size >= bodySize * 1.15 || !isWeightHeadingLine(l, bodySize)) continue;
+    const c = candidates.get(l.font) ?? { lines: 0, page: l.page };
+    c.lines++;
+    candidates.set(l.font, c);
+  }
+  const picked = [...candidates]
+    .filter(([font, c]) => c.lines >= 2 && (bodyChars.get(font) ?? 0) < (bodyChars.get(bodyFont ?? '') ?? 0) * 0.3)
+    .sort((a, b) => b[1].lines - a[1].lines)
+    .slice(0, 6);
+  const loaded = new Set<number>();
+  for (const [font, c] of picked) {
+    try {
+      const page = await doc.getPage(c.page);
+      if (!loaded.has(c.page)) {
+        loaded.add(c.page);
+        await page.getOperatorList();
+      }
+      const info = page.commonObjs.has(font)
+        ? (page.commonObjs.get(font) as { name?: string; bold?: boolean })
+        : undefined;
+      const name = info?.name ?? '';
+      if (info?.bold || BOLD_FONT_NAME.test(name.replace(/^[A-Z]{6}\+/, ''))) out.add(font);
+      page.cleanup();
+    } catch {
+      // A font that cannot be loaded is simply not a heading font.
+    }
+  }
+  return out;
+}
+
 const BYLINE = /^[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,50}$/u;
 const TITLE_WITH_BYLINE = /^(.{3,80}?)[\s,–—-]+[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,40}$/u;
 
 /** Chapter starts of an anthology: a by-line, with the short title line(s) just above it. */
-export function bylineChapters(drafts: BlockDraft[]): { index: number; title: string }[] {
+export function bylineChapters(drafts: (BlockDraft & { byWeight?: boolean })[]): { index: number; title: string }[] {
   const out: { index: number; title: string }[] = [];
   drafts.forEach((d, i) => {
     if (d.type === 'footnote') return;
@@ -180,7 +229,9 @@ export function bylineChapters(drafts: BlockDraft[]): { index: number; title: st
       for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
         const prev = drafts[k]!.text.trim();
         // Display-font headings above a title are ornaments (often garbled glyphs), not the title.
-        if (prev.length > 70 || /[.!?]$/.test(prev) || drafts[k]!.type !== 'paragraph') break;
+        // A title set in bold body type is a heading by weight; larger display type is not a title part.
+        const type = drafts[k]!.type;
+        if (prev.length > 70 || /[.!?]$/.test(prev) || (type !== 'paragraph' && !drafts[k]!.byWeight)) break;
         // Source notes and decorative glyph lines ("kikikikik") are not part of a title.
         if (/^\(|source:|e?book\s*#/i.test(prev) || /(..)\1{2,}|[bcdfghjklmnpqrstvwxz]{5,}/i.test(prev)) break;
         start = k;
@@ -292,16 +343,13 @@ async function parseDocument(doc: PdfDocument, options: ParseOptions, started: n
 
   // 4. Paragraphs in reading order, continuing across pages; footnotes per page.
   const paragraphs: PdfParagraph[] = [];
-  const state: ParagraphState = {};
+  const lexicon = buildLexicon(allLines.map((l) => l.text));
+  const headingFonts = await boldHeadingFonts(doc, allLines, bodySize);
+  const state: ParagraphState = { lexicon, pending: [], headingFonts };
   for (const p of pages) {
     const n = p.text.page;
     if (ocrText.has(n)) {
-      if (state.open) {
-        linesToParagraphs([], bodySize, headingSizes, state, paragraphs);
-        state.open.para.text = joinParagraphLines(state.open.lines);
-        paragraphs.push(state.open.para);
-        state.open = undefined;
-      }
+      closeParagraph(state, paragraphs);
       paragraphs.push(...ocrParagraphs(ocrText.get(n)!, n));
       continue;
     }
@@ -309,34 +357,42 @@ async function parseDocument(doc: PdfDocument, options: ParseOptions, started: n
     const ordered = orderLines(p.lines);
     const { body, notes, asides } = splitFootnotes(ordered, bodySize);
     linesToParagraphs(body, bodySize, headingSizes, state, paragraphs);
-    // Small print and notes go after the page's finished paragraphs (the open one may continue overleaf).
-    const asideState: ParagraphState = {};
-    linesToParagraphs(asides, bodySize, headingSizes, asideState, paragraphs);
-    if (asideState.open) {
-      asideState.open.para.text = joinParagraphLines(asideState.open.lines);
-      if (asideState.open.para.text) paragraphs.push(asideState.open.para);
-    }
-    paragraphs.push(...footnoteParagraphs(notes));
+    // Small print and notes go after the page's finished paragraphs; when the last paragraph goes on
+    // overleaf they wait until it ends, so they never cut it in two.
+    const pageNotes: PdfParagraph[] = [];
+    const asideState: ParagraphState = { lexicon };
+    linesToParagraphs(asides, bodySize, headingSizes, asideState, pageNotes);
+    closeParagraph(asideState, pageNotes);
+    pageNotes.push(...footnoteParagraphs(notes, lexicon));
+    if (state.open) state.pending!.push(...pageNotes);
+    else paragraphs.push(...pageNotes);
   }
-  if (state.open) {
-    state.open.para.text = joinParagraphLines(state.open.lines);
-    if (state.open.para.text) paragraphs.push(state.open.para);
+  closeParagraph(state, paragraphs);
+  // A bold label repeated through the document ("yes no" on a form) is not a heading.
+  const weightTitles = new Map<string, number>();
+  for (const p of paragraphs) if (p.byWeight) weightTitles.set(p.text, (weightTitles.get(p.text) ?? 0) + 1);
+  for (const p of paragraphs) {
+    if (p.byWeight && weightTitles.get(p.text)! > 1) {
+      p.kind = 'paragraph';
+      delete p.level;
+    }
   }
   if (!paragraphs.some((p) => p.text.trim())) {
     throw new ParseError('noTextFound', 'The PDF has no text layer and OCR found no text');
   }
 
   // 5. Blocks and note links.
-  const drafts: (BlockDraft & { top: number })[] = [];
+  const drafts: (BlockDraft & { top: number; byWeight?: boolean })[] = [];
   const notesByPage = new Map<number, Map<string, string>>();
   paragraphs.forEach((p, i) => {
-    const draft: BlockDraft & { top: number } = {
+    const draft: BlockDraft & { top: number; byWeight?: boolean } = {
       type: p.kind === 'heading' ? 'heading' : p.kind === 'footnote' ? 'footnote' : 'paragraph',
       text: p.text,
       pdfPage: p.page,
       top: p.top,
     };
     if (p.kind === 'heading') draft.level = p.level ?? 1;
+    if (p.byWeight) draft.byWeight = true;
     if (p.kind === 'footnote') {
       draft.noteKey = `p${p.page}-n${i}`;
       if (p.label) {
@@ -394,9 +450,15 @@ async function parseDocument(doc: PdfDocument, options: ParseOptions, started: n
     const headings = drafts.filter((d) => d.type === 'heading');
     const counts = new Map<number, number>();
     for (const h of headings) counts.set(h.level!, (counts.get(h.level!) ?? 0) + 1);
+    // Bold body-size headings cut chapters only in documents long enough to have chapters (a one-page
+    // form has bold labels, not chapters).
+    const weightLevel = headingSizes.length + 1;
     const level = [...counts.keys()]
       .sort((a, b) => a - b)
-      .find((l) => counts.get(l)! >= 2 && counts.get(l)! <= Math.max(3, numPages * 2));
+      .find(
+        (l) =>
+          counts.get(l)! >= 2 && counts.get(l)! <= Math.max(3, numPages * 2) && (l !== weightLevel || numPages >= 4),
+      );
     if (level !== undefined) {
       book.startChapter('');
       for (const d of drafts) {
@@ -419,7 +481,11 @@ async function parseDocument(doc: PdfDocument, options: ParseOptions, started: n
       for (const d of drafts) book.add(d);
     }
   }
-  for (const c of book.chapters) for (const b of c.blocks) delete (b as BlockDraft & { top?: number }).top;
+  for (const c of book.chapters)
+    for (const b of c.blocks) {
+      delete (b as BlockDraft & { top?: number }).top;
+      delete (b as BlockDraft & { byWeight?: boolean }).byWeight;
+    }
   options.onProgress?.(1);
   return book.finish('pdf', started, { pages: numPages, ocrPages: ocrText.size });
 }

@@ -90,6 +90,31 @@ describe('TXT structure', () => {
     expect(titles).toEqual(['', '第一回 标题0', '第二回 标题1', '第三回 标题2']);
   });
 
+  it('lets the chapter heading win over an illustration note holding it, and names the front matter', async () => {
+    const body = (n: number) =>
+      Array.from({ length: 3 }, () => `Some sentence of chapter ${n} that is long enough to count as text.`).join(
+        '\n\n',
+      );
+    const text = [
+      'Title: Pride and Prejudice\n\n*** START OF THE PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***',
+      '[Illustration:\n\n   GEORGE ALLEN\n   PUBLISHER\n   ]',
+      'PRIDE AND PREJUDICE',
+      '[Illustration: ·PRIDE AND PREJUDICE·\n\n\n\nChapter I.]',
+      body(1),
+      'CHAPTER II.',
+      '[Illustration]',
+      body(2),
+      '*** END OF THE PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***',
+    ].join('\n\n\n');
+    const book = await txtParser.parse(Buffer.from(text));
+    expect(book.chapters.map((c) => c.title)).toEqual(['Pride and Prejudice', 'Chapter I.', 'CHAPTER II.']);
+    expect(book.chapters[0]!.blocks[0]!.text).toBe('[Illustration: GEORGE ALLEN PUBLISHER]');
+    expect(book.chapters[1]!.blocks.slice(0, 2).map((b) => b.text)).toEqual([
+      'Chapter I.',
+      '[Illustration: ·PRIDE AND PREJUDICE·]',
+    ]);
+  });
+
   it('cuts a text without headings into parts', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `This is paragraph number ${i}, with a few words.`).join('\n\n');
     const book = await txtParser.parse(Buffer.from(text));

@@ -3,9 +3,9 @@
  * (Project Gutenberg licence, Aozora Bunko notes and ruby), then find paragraphs and chapters.
  */
 import chardet from 'chardet';
-import { BookBuilder } from './builder.ts';
+import { BookBuilder, isMarkerText, shorten, tocTitleOf } from './builder.ts';
 import { ParseError } from './errors.ts';
-import { addTextChapters, HEADING_MARK, splitParagraphs } from './text-structure.ts';
+import { addTextChapters, HEADING_MARK, headingLevel, splitParagraphs } from './text-structure.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 
 export interface DecodedText {
@@ -173,6 +173,51 @@ export function stripSubtitles(text: string): string {
   return cues.join('\n\n');
 }
 
+/**
+ * Project Gutenberg's "[Illustration: caption]" notes span lines and sometimes hold the chapter heading
+ * itself ("[Illustration: ·PRIDE AND PREJUDICE· … Chapter I.]"). Each note becomes one short paragraph;
+ * a heading inside it comes out first, on its own, so it opens its chapter.
+ */
+export function normalizeIllustrations(text: string): string {
+  const out: string[] = [];
+  let i = 0;
+  const re = /^[ \t]*\[Illustration\b/gim;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const start = m.index + m[0].indexOf('[');
+    let depth = 0;
+    let end = -1;
+    for (let j = start; j < Math.min(text.length, start + 3000); j++) {
+      const c = text[j];
+      if (c === '[') depth++;
+      else if (c === ']' && --depth === 0) {
+        end = j;
+        break;
+      }
+    }
+    if (end === -1) continue;
+    const inner = text.slice(start + '[Illustration'.length, end).replace(/^\s*:?/, '');
+    const lines = inner
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const headings = lines.filter((l) => headingLevel(l) !== undefined);
+    const caption = lines
+      .filter((l) => !headings.includes(l))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    out.push(text.slice(i, m.index));
+    out.push(
+      `\n\n${headings.map((h) => `${h}\n\n`).join('')}${caption ? `[Illustration: ${caption}]` : '[Illustration]'}\n\n`,
+    );
+    i = end + 1;
+    re.lastIndex = end + 1;
+  }
+  out.push(text.slice(i));
+  return out.join('');
+}
+
 export const txtParser: BookParser = {
   format: 'txt',
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
@@ -186,7 +231,8 @@ export const txtParser: BookParser = {
     if (!text.trim()) throw new ParseError('emptyFile', 'The file contains no text');
     options.onProgress?.(0.2);
     const book = new BookBuilder();
-    const unwrapped = unwrapGutenberg(text) ?? unwrapAozora(text);
+    const gutenberg = unwrapGutenberg(text);
+    const unwrapped = gutenberg ?? unwrapAozora(text);
     if (unwrapped) {
       text = unwrapped.text;
       book.metadata = { title: unwrapped.title, author: unwrapped.author, language: unwrapped.language };
@@ -207,9 +253,20 @@ export const txtParser: BookParser = {
       }
     }
     text = stripSubtitles(text);
+    // Illustration notes are Project Gutenberg's; searching every other long text for them costs time.
+    if (gutenberg && text.includes('[Illustration')) text = normalizeIllustrations(text);
     const paragraphs = splitParagraphs(text);
     if (paragraphs.length === 0) throw new ParseError('noTextFound', 'The file contains no readable text');
     addTextChapters(book, paragraphs);
+    // The front matter before the first chapter (title page, banner, table of contents) is named after
+    // its table of contents, else the book, never after a banner rule or an illustration note.
+    const front = book.chapters[0];
+    if (book.chapters.length > 1 && front && !front.title) {
+      const heading = front.blocks.some((b) => b.type === 'heading' && !isMarkerText(b.text));
+      const firstText = front.blocks.find((b) => b.text.trim() && !isMarkerText(b.text));
+      const title = tocTitleOf(front.blocks) ?? (heading ? undefined : (book.metadata.title ?? firstText?.text));
+      if (title) front.title = shorten(title, 80);
+    }
     options.onProgress?.(1);
     return book.finish('txt', started, { encoding: decoded.encoding });
   },
