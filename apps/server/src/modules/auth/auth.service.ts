@@ -455,7 +455,7 @@ export class AuthService {
   async authenticate(token: string): Promise<Authenticated | undefined> {
     const found = await this.d.sessions.findLive(sha256(token));
     if (!found || found.user.status !== 'active') return undefined;
-    await this.d.sessions.touch(found.session.id);
+    if (Date.now() - found.session.last_seen_at.getTime() > 60_000) await this.d.sessions.touch(found.session.id);
     return found;
   }
 

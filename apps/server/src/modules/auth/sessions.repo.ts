@@ -32,16 +32,56 @@ export class SessionsRepo {
 
   /** The live session for a token hash, with its user; undefined when revoked, expired or unknown. */
   async findLive(tokenHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-    const session = await this.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('token_hash', '=', tokenHash)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', sql<Date>`now()`)
+    // One round trip: this runs before every authenticated call.
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .selectAll('u')
+      .select([
+        's.id as s_id',
+        's.user_id as s_user_id',
+        's.token_hash as s_token_hash',
+        's.kind as s_kind',
+        's.ip as s_ip',
+        's.user_agent as s_user_agent',
+        's.created_at as s_created_at',
+        's.last_seen_at as s_last_seen_at',
+        's.expires_at as s_expires_at',
+        's.revoked_at as s_revoked_at',
+      ])
+      .where('s.token_hash', '=', tokenHash)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', sql<Date>`now()`)
       .executeTakeFirst();
-    if (!session) return undefined;
-    const user = await this.db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirst();
-    return user ? { session, user } : undefined;
+    if (!row) return undefined;
+    const {
+      s_id,
+      s_user_id,
+      s_token_hash,
+      s_kind,
+      s_ip,
+      s_user_agent,
+      s_created_at,
+      s_last_seen_at,
+      s_expires_at,
+      s_revoked_at,
+      ...user
+    } = row;
+    return {
+      user: user as UserRow,
+      session: {
+        id: s_id,
+        user_id: s_user_id,
+        token_hash: s_token_hash,
+        kind: s_kind,
+        ip: s_ip,
+        user_agent: s_user_agent,
+        created_at: s_created_at,
+        last_seen_at: s_last_seen_at,
+        expires_at: s_expires_at,
+        revoked_at: s_revoked_at,
+      },
+    };
   }
 
   /** Marks a session as seen; at most once a minute per session to spare writes on hot paths. */

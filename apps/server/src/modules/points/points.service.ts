@@ -21,6 +21,8 @@ export const DEFAULT_PRICES = {
   footnoteSplit: 10,
 } as const;
 export type PricedAction = keyof typeof DEFAULT_PRICES;
+/** Other processes see a new price within this time. */
+const PRICE_CACHE_MS = 5_000;
 
 export interface Charge {
   points: number;
@@ -34,15 +36,19 @@ export interface Charge {
 export class PointsService {
   private readonly db: Db;
   private readonly repo = new PointsRepo();
+  private priceCache: { at: number; prices: Record<PricedAction, number> } | undefined;
   constructor(db: Db) {
     this.db = db;
   }
 
+  /** The price list, read at most every few seconds (it is on every page a reader opens). */
   async prices(): Promise<Record<PricedAction, number>> {
+    if (this.priceCache && this.priceCache.at > Date.now() - PRICE_CACHE_MS) return this.priceCache.prices;
     const rows = await this.db.selectFrom('prices').select(['action', 'points']).execute();
     const prices: Record<string, number> = { ...DEFAULT_PRICES };
     for (const row of rows) if (row.action in prices) prices[row.action] = row.points;
-    return prices as Record<PricedAction, number>;
+    this.priceCache = { at: Date.now(), prices: prices as Record<PricedAction, number> };
+    return this.priceCache.prices;
   }
 
   async setPrice(action: PricedAction, points: number, adminId: number): Promise<void> {
@@ -51,6 +57,7 @@ export class PointsService {
       .values({ action, points, updated_by: adminId })
       .onConflict((oc) => oc.column('action').doUpdateSet({ points, updated_by: adminId, updated_at: new Date() }))
       .execute();
+    this.priceCache = undefined;
   }
 
   /**

@@ -81,22 +81,6 @@ export class ReaderRepo {
     return Number(result.numUpdatedRows);
   }
 
-  /** True when some pending block of the page was claimed long ago and never finished (a dead worker). */
-  async hasStalePending(bookId: number, lang: string, seqs: number[]): Promise<boolean> {
-    if (seqs.length === 0) return false;
-    const row = await this.db
-      .selectFrom('book_translations')
-      .select('seq')
-      .where('book_id', '=', bookId)
-      .where('target_lang', '=', lang)
-      .where('seq', 'in', seqs)
-      .where('status', '=', 'pending')
-      .where('attempts', '>', 0)
-      .where('updated_at', '<', sql<Date>`now() - ${STALE_CLAIM}`)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /**
    * Claims the page's pending blocks for one worker: unclaimed ones, or ones whose claim went stale.
    * Two workers on the same page split nothing twice.

@@ -17,6 +17,8 @@ export const translationTopic = (bookId: number, lang: string) => `tr:${bookId}:
 
 /** The first batch holds one block, so the first paragraph reaches the reader after one engine round trip. */
 const FIRST_BATCH = 1;
+/** Same as the claim timeout of ReaderRepo.claimPending. */
+const STALE_PENDING_MS = 2 * 60_000;
 /** The rest is spread over the engine's other concurrent requests, at most this many blocks each. */
 const MAX_BATCH_BLOCKS = 12;
 
@@ -43,6 +45,7 @@ const sourceOf = (block: BlockRow) => block.html ?? escapeText(block.text);
 export class ReaderService {
   private readonly d: Deps;
   readonly repo: ReaderRepo;
+  private readonly prepared = new Set<string>();
   constructor(deps: Deps) {
     this.d = deps;
     this.repo = new ReaderRepo(deps.db);
@@ -60,6 +63,7 @@ export class ReaderService {
     if (!target) throw fail('noSuchLanguage');
     if (book.status !== 'ready' || page > book.page_count) throw fail('notFound', { pageCount: book.page_count });
 
+    let chargedAlready = false;
     const blocks = await this.repo.pageBlocks(book.id, page);
     const translated = book.original_language !== target.code;
     const wanted = translated ? blocks.filter(isTranslatable) : [];
@@ -97,17 +101,10 @@ export class ReaderService {
         retry.map((b) => b.seq),
         user.id,
       );
-      if (
-        added > 0 ||
-        retried > 0 ||
-        (await this.repo.hasStalePending(
-          book.id,
-          target.code,
-          wanted.map((b) => b.seq),
-        ))
-      ) {
-        this.startNow(book.id, target.code, page);
-      }
+      // A block claimed long ago and still pending lost its worker: start the page again.
+      const staleBefore = Date.now() - STALE_PENDING_MS;
+      const stale = rows.some((r) => r.status === 'pending' && r.attempts > 0 && r.updated_at.getTime() < staleBefore);
+      if (added > 0 || retried > 0 || stale) this.startNow(book.id, target.code, page);
       if (added > 0 || retried > 0)
         rows = await this.repo.translations(
           book.id,
@@ -115,6 +112,7 @@ export class ReaderService {
           wanted.map((b) => b.seq),
         );
       await this.prepareAhead(book.id, target.code, page + 1, book.page_count, user.id);
+      chargedAlready = alreadyCharged;
     }
 
     const chapter = await this.repo.chapterOf(book.id, blocks[0]?.chapter_idx ?? 1);
@@ -138,7 +136,8 @@ export class ReaderService {
       translated,
       charge: null,
     };
-    if (translated) out.charge = await this.settle(user, book.id, code, target.code, page, wanted, byseq);
+    if (translated)
+      out.charge = await this.settle(user, book.id, code, target.code, page, wanted, byseq, chargedAlready);
     return out;
   }
 
@@ -151,6 +150,7 @@ export class ReaderService {
     page: number,
     wanted: BlockRow[],
     rows: Map<number, TranslationRow>,
+    knownCharged = false,
   ): Promise<{ points: number; charged: boolean }> {
     const key = pageChargeKey(bookId, lang, page);
     const done = wanted.filter((b) => rows.get(b.seq)?.status === 'done');
@@ -164,7 +164,7 @@ export class ReaderService {
       else cached += block.text.length;
     }
     const points = Math.ceil((fresh * prices.translation + cached * prices.translationCached) / 1000);
-    if (await this.d.points.charged(user.id, key)) return { points, charged: true };
+    if (knownCharged || (await this.d.points.charged(user.id, key))) return { points, charged: true };
     if (!complete || points === 0) return { points, charged: false };
     try {
       await this.d.points.spend(user.id, {
@@ -208,6 +208,11 @@ export class ReaderService {
     userId: number,
   ): Promise<void> {
     if (page > pageCount) return;
+    // Once a page has been prepared in this process, asking again only costs queries.
+    const key = `${bookId}:${lang}:${page}`;
+    if (this.prepared.has(key)) return;
+    if (this.prepared.size > 10_000) this.prepared.clear();
+    this.prepared.add(key);
     const blocks = (await this.repo.pageBlocks(bookId, page)).filter(isTranslatable);
     if (
       (await this.repo.requestPending(
