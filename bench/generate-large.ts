@@ -1,21 +1,24 @@
 /**
- * Writes generated large books for the parse benchmark: an EPUB and a TXT of about 30 MB each, made
+ * Writes generated large books for the parse benchmark: an EPUB, a TXT and a DOCX of about 30 MB each, made
  * of real prose from the corpus repeated into many chapters (so the text is realistic, not 'aaaa').
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import JSZip from 'jszip';
+import { writeLargeDocx } from '../apps/server/src/engines/parsers/docx-fixture.ts';
 
 export async function generateLargeBooks(
   corpus: string,
   outDir: string,
   targetBytes = 30 * 1024 * 1024,
-): Promise<{ epub: string; txt: string }> {
+): Promise<{ epub: string; txt: string; docx: string }> {
   await mkdir(outDir, { recursive: true });
-  const source = (await readFile(path.join(corpus, 'txt/en-sherlock-holmes-utf8-bom-crlf.txt'), 'utf8')).replace(
+  const full = (await readFile(path.join(corpus, 'txt/en-sherlock-holmes-utf8-bom-crlf.txt'), 'utf8')).replace(
     /^\uFEFF/,
     '',
   );
+  // Only the stories: Gutenberg's licence markers, repeated, would make the parser keep a single copy.
+  const source = full.slice(full.indexOf('\n', full.indexOf('*** START OF')), full.indexOf('*** END OF'));
   const paragraphs = source
     .split(/\r?\n\r?\n/)
     .map((p) => p.replace(/\s+/g, ' ').trim())
@@ -69,7 +72,9 @@ export async function generateLargeBooks(
   );
   const epub = path.join(outDir, 'large.epub');
   await writeFile(epub, await zip.generateAsync({ type: 'nodebuffer', compression: 'STORE' }));
-  return { epub, txt };
+  const docx = path.join(outDir, 'large.docx');
+  await writeLargeDocx(docx, corpus, targetBytes);
+  return { epub, txt, docx };
 }
 
 function escape(text: string): string {
