@@ -17,6 +17,7 @@ import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
 import { Notifier } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
+import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
 
 export interface Running {
@@ -83,6 +84,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     cleanups.push(() => notifier.stop());
     const reloadEngines = async () => services.translation.setSettings(await services.engines.load());
     await reloadEngines();
+    notifier.subscribe(PAGES_TOPIC, (change) =>
+      services.reader.forget(change as { bookId: number; lang: string; page: number }),
+    );
     notifier.subscribe(
       ENGINES_TOPIC,
       () => void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed')),

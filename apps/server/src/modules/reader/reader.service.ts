@@ -12,6 +12,31 @@ import type { TranslationService } from '../translation/translation.service.ts';
 import { escapeText, sourceHash } from '../translation/translation.service.ts';
 import { ReaderRepo, TRANSLATABLE, type BlockRow, type TranslationRow } from './reader.repo.ts';
 
+/** Announces that a page's translations changed; every process drops its cached copy. */
+export const PAGES_TOPIC = 'pages';
+const PAGE_CACHE_SIZE = 5_000;
+
+interface Chargeable {
+  chars: number;
+  fromMemory: boolean;
+  requestedBy: number | null;
+}
+
+interface CachedPage {
+  data: Omit<PageData, 'charge'>;
+  chargeable: Chargeable[];
+}
+
+/** The finished blocks of a page, as the charge counts them. */
+function chargeableOf(wanted: BlockRow[], rows: Map<number, TranslationRow>): Chargeable[] {
+  return wanted.flatMap((b) => {
+    const row = rows.get(b.seq);
+    return row?.status === 'done'
+      ? [{ chars: b.text.length, fromMemory: row.from_memory, requestedBy: row.requested_by }]
+      : [];
+  });
+}
+
 /** Topic of the event announcing finished translations of a book in a language. */
 export const translationTopic = (bookId: number, lang: string) => `tr:${bookId}:${lang}`;
 
@@ -46,9 +71,37 @@ export class ReaderService {
   private readonly d: Deps;
   readonly repo: ReaderRepo;
   private readonly prepared = new Set<string>();
+  /**
+   * Finished pages (every block translated or failed), by book, language and page: turning back to a
+   * page, or a second reader of a public book, costs no block or translation query. Every process
+   * drops an entry when a worker announces new translations for that page (PAGES_TOPIC).
+   */
+  private readonly pages = new Map<string, CachedPage>();
+  /** Page charges already made: a charge is never undone, so once seen it need not be looked up. */
+  private readonly charged = new Set<string>();
   constructor(deps: Deps) {
     this.d = deps;
     this.repo = new ReaderRepo(deps.db);
+  }
+
+  /** Forgets a cached page whose translations changed (called on PAGES_TOPIC). */
+  forget(change: { bookId: number; lang: string; page: number }): void {
+    this.pages.delete(`${change.bookId}:${change.lang}:${change.page}`);
+  }
+
+  private remember(key: string, page: CachedPage): void {
+    if (this.pages.size >= PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.set(key, page);
+  }
+
+  private async isCharged(userId: number, key: string): Promise<boolean> {
+    if (this.charged.has(`${userId}:${key}`)) return true;
+    const charged = await this.d.points.charged(userId, key);
+    if (charged) {
+      if (this.charged.size > 100_000) this.charged.clear();
+      this.charged.add(`${userId}:${key}`);
+    }
+    return charged;
   }
 
   async pageData(
@@ -62,6 +115,16 @@ export class ReaderService {
     const target = findLanguage(language);
     if (!target) throw fail('noSuchLanguage');
     if (book.status !== 'ready' || page > book.page_count) throw fail('notFound', { pageCount: book.page_count });
+
+    const cacheKey = `${book.id}:${target.code}:${page}`;
+    const cached = options.retry?.length ? undefined : this.pages.get(cacheKey);
+    if (cached) {
+      if (!cached.data.translated) return { ...cached.data, charge: null };
+      const chargeKey = pageChargeKey(book.id, target.code, page);
+      if (await this.isCharged(user.id, chargeKey)) {
+        return { ...cached.data, charge: { points: await this.pointsFor(cached.chargeable, user.id), charged: true } };
+      }
+    }
 
     let chargedAlready = false;
     const blocks = await this.repo.pageBlocks(book.id, page);
@@ -104,7 +167,10 @@ export class ReaderService {
       // A block claimed long ago and still pending lost its worker: start the page again.
       const staleBefore = Date.now() - STALE_PENDING_MS;
       const stale = rows.some((r) => r.status === 'pending' && r.attempts > 0 && r.updated_at.getTime() < staleBefore);
-      if (added > 0 || retried > 0 || stale) this.startNow(book.id, target.code, page);
+      if (added > 0 || retried > 0 || stale) {
+        this.pages.delete(cacheKey);
+        this.startNow(book.id, target.code, page);
+      }
       if (added > 0 || retried > 0)
         rows = await this.repo.translations(
           book.id,
@@ -138,6 +204,11 @@ export class ReaderService {
     };
     if (translated)
       out.charge = await this.settle(user, book.id, code, target.code, page, wanted, byseq, chargedAlready);
+    const complete = wanted.every((b) => byseq.get(b.seq)?.status === 'done' || byseq.get(b.seq)?.status === 'failed');
+    if (complete) {
+      const { charge: _charge, ...data } = out;
+      this.remember(cacheKey, { data, chargeable: chargeableOf(wanted, byseq) });
+    }
     return out;
   }
 
@@ -153,18 +224,9 @@ export class ReaderService {
     knownCharged = false,
   ): Promise<{ points: number; charged: boolean }> {
     const key = pageChargeKey(bookId, lang, page);
-    const done = wanted.filter((b) => rows.get(b.seq)?.status === 'done');
     const complete = wanted.every((b) => rows.get(b.seq)?.status === 'done' || rows.get(b.seq)?.status === 'failed');
-    const prices = await this.d.points.prices();
-    let fresh = 0;
-    let cached = 0;
-    for (const block of done) {
-      const row = rows.get(block.seq)!;
-      if (!row.from_memory && row.requested_by === user.id) fresh += block.text.length;
-      else cached += block.text.length;
-    }
-    const points = Math.ceil((fresh * prices.translation + cached * prices.translationCached) / 1000);
-    if (knownCharged || (await this.d.points.charged(user.id, key))) return { points, charged: true };
+    const { points, fresh, cached } = await this.priceOf(chargeableOf(wanted, rows), user.id);
+    if (knownCharged || (await this.isCharged(user.id, key))) return { points, charged: true };
     if (!complete || points === 0) return { points, charged: false };
     try {
       await this.d.points.spend(user.id, {
@@ -179,6 +241,29 @@ export class ReaderService {
       this.d.logger.info({ userId: user.id, bookId, page, err: error }, 'page charge failed');
       return { points, charged: false };
     }
+  }
+
+  /** Engine work done for this reader at the translation price, memory hits at the cached price. */
+  private async priceOf(
+    blocks: Chargeable[],
+    userId: number,
+  ): Promise<{ points: number; fresh: number; cached: number }> {
+    const prices = await this.d.points.prices();
+    let fresh = 0;
+    let cached = 0;
+    for (const block of blocks) {
+      if (!block.fromMemory && block.requestedBy === userId) fresh += block.chars;
+      else cached += block.chars;
+    }
+    return {
+      points: Math.ceil((fresh * prices.translation + cached * prices.translationCached) / 1000),
+      fresh,
+      cached,
+    };
+  }
+
+  private async pointsFor(blocks: Chargeable[], userId: number): Promise<number> {
+    return (await this.priceOf(blocks, userId)).points;
   }
 
   private async quote(
@@ -309,6 +394,7 @@ export class ReaderService {
         hits.map((b) => ({ seq: b.seq, ...memory.get(sourceHashOf(b))!, fromMemory: true })),
       );
       await notify(this.d.db, topic, { page, seqs: hits.map((b) => b.seq) });
+      await notify(this.d.db, PAGES_TOPIC, { bookId, lang, page });
     }
     const rest = claimed.filter((b) => !memory.has(sourceHashOf(b)));
     const parallel = Math.max(1, this.d.translation.concurrencyFor(preferred) - 1);
@@ -337,6 +423,7 @@ export class ReaderService {
           );
         }
         await notify(this.d.db, topic, { page, seqs: batch.map((b) => b.seq) });
+        await notify(this.d.db, PAGES_TOPIC, { bookId, lang, page });
       }),
     );
   }
