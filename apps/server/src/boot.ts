@@ -10,7 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { OutboxMailer, SmtpMailer, type Mailer } from './engines/mail/mailer.ts';
 import { OutboxSms, WebhookSms } from './engines/sms/sms.ts';
-import { LocalStorage } from './engines/storage/storage.ts';
+import { LocalStorage, S3Storage } from './engines/storage/storage.ts';
 import { registerBookJobs } from './modules/books/books.jobs.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
@@ -74,7 +74,7 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     const sms = config.sms.webhookUrl
       ? new WebhookSms(config.sms.webhookUrl, config.sms.webhookToken)
       : new OutboxSms(outbox, logger);
-    const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+    const storage = config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'files'));
     const infra: Infrastructure = { config, db, queue, logger, sms, storage };
     const services = createServices(infra);
 

@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boot } from '../src/boot.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/lib/logger.ts';
-import { createTestDatabase, startTestApp, STRONG_PASSWORD, waitForMail, type TestApp } from './helpers.ts';
+import {
+  CORPUS,
+  createTestDatabase,
+  pollStage,
+  registerUser,
+  startTestApp,
+  STRONG_PASSWORD,
+  uploadFile,
+  waitForMail,
+  type TestApp,
+} from './helpers.ts';
 
 const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown }, address: () => unknown) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((address() as AddressInfo).port)));
@@ -384,3 +394,59 @@ async function readOutboxRecipients(dataDir: string): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
   return Promise.all(files.map(async (f) => /^To: (.*)$/m.exec(await readFile(path.join(dir, f), 'utf8'))![1]!.trim()));
 }
+
+describe('files in an S3-compatible store', () => {
+  it('keeps uploaded books and covers in the bucket and serves them', async () => {
+    const { default: S3rver } = await import('s3rver');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'yidu-s3-app-'));
+    const s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'books' }],
+    });
+    const { port } = await s3.run();
+    const t = await startTestApp({
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+      S3_BUCKET: 'books',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    });
+    try {
+      const token = await registerUser(t, 's3reader');
+      const upload = await uploadFile(
+        t,
+        '/api/book/upload',
+        { name: 'sub.txt', data: await readFile(path.join(CORPUS, 'txt/en-subtitle-utf16le-bom.txt')) },
+        token,
+      );
+      const saved = await t.call('POST', '/api/book/saveNew', {
+        token,
+        body: { fileId: upload.data.fileId, bookName: 'S3 book', bookStatus: 0 },
+      });
+      let done;
+      for (const stage of ['analysis', 'languageDetection', 'translationBookName', 'saveBookById'])
+        done = await pollStage(t, `/api/book/${stage}?requestId=${saved.data.requestId}`, token);
+      const bookCode = done!.data.result.bookCode;
+      const { createCanvas } = await import('@napi-rs/canvas');
+      const cover = await uploadFile(
+        t,
+        `/api/book/cover?bookCode=${bookCode}&scope=user`,
+        { name: 'c.png', data: await createCanvas(300, 450).encode('png') },
+        token,
+      );
+      const image = await t.app.inject({ url: cover.data.coverUrl });
+      expect(image.statusCode).toBe(200);
+      expect(image.headers['content-type']).toBe('image/jpeg');
+      // Nothing went to the local disk.
+      expect(await readdir(path.join(t.dataDir, 'files')).catch(() => [])).toEqual([]);
+    } finally {
+      await t.close();
+      await s3.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

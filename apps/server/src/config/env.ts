@@ -81,6 +81,11 @@ export const EnvSchema = z.object({
   LOGIN_LOCK_MINUTES: int(15, 1, 1440),
   LOGIN_FAILURE_DELAY_MS: int(250, 0, 10_000),
   RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().trim().default('us-east-1'),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
     message: 'must be at least 16 characters',
   }),
@@ -137,6 +142,16 @@ export interface Config {
   codes: { resendSeconds: number; dailyLimit: number; ttlMinutes: number; activationTtlHours: number };
   login: { maxFailures: number; maxFailuresPerIp: number; lockMinutes: number; failureDelayMs: number };
   rateLimitPerMinute: number;
+  /** Files in an S3-compatible bucket instead of DATA_DIR/files, when S3_BUCKET is set. */
+  s3:
+    | {
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+      }
+    | undefined;
   /** Bearer token for GET /metrics; the endpoint is off without it. */
   metricsToken: string | undefined;
   books: {
@@ -223,6 +238,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
       },
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       metricsToken: e.METRICS_TOKEN,
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          }
+        : undefined,
       books: {
         maxFileBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
         uploadsPerDay: e.UPLOADS_PER_DAY,
