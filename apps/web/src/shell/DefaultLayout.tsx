@@ -5,12 +5,16 @@ import {
   BarChartOutlined,
   BookOutlined,
   CloudUploadOutlined,
+  DollarOutlined,
   GiftOutlined,
+  KeyOutlined,
   MenuOutlined,
   MessageOutlined,
   ReadOutlined,
   SettingOutlined,
+  TeamOutlined,
   ToolOutlined,
+  TranslationOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -68,6 +72,26 @@ function useNavItems(): MenuItem[] {
           label: <Link to="/admin22/tongji">{t('nav.tongji')}</Link>,
         },
         { key: '/admin/test', icon: <ToolOutlined />, label: <Link to="/admin/test">{t('nav.test')}</Link> },
+        {
+          key: '/admin/test?tab=users',
+          icon: <TeamOutlined />,
+          label: <Link to="/admin/test?tab=users">{t('nav.adminUsers')}</Link>,
+        },
+        {
+          key: '/admin/test?tab=invites',
+          icon: <KeyOutlined />,
+          label: <Link to="/admin/test?tab=invites">{t('nav.invites')}</Link>,
+        },
+        {
+          key: '/admin/test?tab=engines',
+          icon: <TranslationOutlined />,
+          label: <Link to="/admin/test?tab=engines">{t('nav.engines')}</Link>,
+        },
+        {
+          key: '/admin/test?tab=prices',
+          icon: <DollarOutlined />,
+          label: <Link to="/admin/test?tab=prices">{t('nav.prices')}</Link>,
+        },
       ],
     });
   }

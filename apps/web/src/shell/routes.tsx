@@ -12,7 +12,8 @@ const ForgotPasswordPage = lazyPage(() => import('../features/auth/ForgotPasswor
 const ConfirmAccountPage = lazyPage(() => import('../features/auth/ConfirmAccountPage.tsx'));
 const LibraryPage = lazyPage(() => import('../features/books/LibraryPage.tsx'));
 const UploadPage = lazyPage(() => import('../features/books/UploadPage.tsx'));
-const SharePage = lazyPage(() => import('../features/books/SharePage.tsx'));
+const SharePage = lazyPage(() => import('../features/sharing/SharePage.tsx'));
+const ShareRecipientPage = lazyPage(() => import('../features/sharing/ShareRecipientPage.tsx'));
 const SettingsPage = lazyPage(() => import('../features/account/SettingsPage.tsx'));
 const PointsPage = lazyPage(() => import('../features/points/PointsPage.tsx'));
 const FeedbackPage = lazyPage(() => import('../features/feedback/FeedbackPage.tsx'));
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
               { path: '/books/:kind', element: <LibraryPage /> },
               { path: '/book/upload', element: <UploadPage /> },
               { path: '/book/share', element: <SharePage /> },
+              { path: '/book/share/:id', element: <ShareRecipientPage /> },
               { path: '/user-settings', element: <SettingsPage /> },
               { path: '/integral', element: <PointsPage /> },
               { path: '/bug', element: <FeedbackPage /> },

@@ -2,6 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button, Result, Space, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { ConfirmResult } from '@yidu/shared/auth';
 import { authApi } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { usePublicConfig } from '../../api/config.ts';
@@ -86,11 +87,27 @@ export default function ConfirmAccountPage() {
       />
     );
   }
+  // The same link confirms an activation or a change of email address (kind emailChange).
+  const result = confirm.data as ConfirmResult;
+  if (result.kind === 'emailChange') {
+    return (
+      <Result
+        status="success"
+        title={t('confirm.emailChangedTitle')}
+        subTitle={t('confirm.emailChangedText', { email: result.email ?? '' })}
+        extra={
+          <Link to="/user-settings">
+            <Button type="primary">{t('confirm.toSettings')}</Button>
+          </Link>
+        }
+      />
+    );
+  }
   return (
     <Result
       status="success"
       title={t('confirm.successTitle')}
-      subTitle={t('confirm.successText', { account: confirm.data.account })}
+      subTitle={t('confirm.successText', { account: result.account })}
       extra={loginButton}
     />
   );

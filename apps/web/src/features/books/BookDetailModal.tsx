@@ -24,9 +24,11 @@ import {
   LockOutlined,
   PlusOutlined,
   ReadOutlined,
+  ShareAltOutlined,
   SyncOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { BookDetail, BookSummary } from '@yidu/shared/books';
 import { booksApi, type SyncDirection } from '../../api/books.ts';
@@ -99,6 +101,7 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const openBook = useOpenBook();
+  const navigate = useNavigate();
   const formatDate = useFormatDate();
   const formatNumber = useFormatNumber();
   const { nameOf } = useLanguageNames();
@@ -327,6 +330,14 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
               {canEdit && (
                 <Button icon={<EditOutlined />} onClick={startEditing}>
                   {t('books.detail.edit')}
+                </Button>
+              )}
+              {(book.isOwner || book.bookStatus === 1) && (
+                <Button
+                  icon={<ShareAltOutlined />}
+                  onClick={() => void navigate(`/book/share?bookCode=${encodeURIComponent(book.bookCode)}`)}
+                >
+                  {t('share.action')}
                 </Button>
               )}
               {syncItems.length > 0 && (
