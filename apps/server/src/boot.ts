@@ -15,7 +15,7 @@ import { registerBookJobs } from './modules/books/books.jobs.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
-import { Notifier } from './lib/notifier.ts';
+import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
@@ -87,10 +87,13 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     notifier.subscribe(PAGES_TOPIC, (change) =>
       services.reader.forget(change as { bookId: number; lang: string; page: number }),
     );
-    notifier.subscribe(
-      ENGINES_TOPIC,
-      () => void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed')),
-    );
+    const reloadEnginesLogged = () =>
+      void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed'));
+    notifier.subscribe(ENGINES_TOPIC, reloadEnginesLogged);
+    notifier.subscribe(RECONNECTED_TOPIC, () => {
+      services.reader.forgetAll();
+      reloadEnginesLogged();
+    });
 
     if (config.accounts.admin) {
       const result = await services.auth.ensureAdmin(config.accounts.admin);

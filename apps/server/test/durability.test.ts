@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../src/db/embedded.ts';
+import { createLogger } from '../src/lib/logger.ts';
 import { CORPUS, createTestDatabase, STRONG_PASSWORD } from './helpers.ts';
 
 async function freePort(): Promise<number> {
@@ -119,4 +122,99 @@ describe('a worker killed in the middle of parsing', () => {
     second.kill('SIGTERM');
     await new Promise((resolve) => second.once('exit', resolve));
   }, 120_000);
+});
+
+describe('a database restart while the server runs', () => {
+  const children: ChildProcess[] = [];
+  let dataDir = '';
+  let database: EmbeddedServer | undefined;
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await database?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with a clear key while it is down, then recovers by itself: calls, queue and all', async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-pg-restart-'));
+    // As root, PostgreSQL runs as 'postgres', which must be able to pass through this directory.
+    await chmod(dataDir, 0o711);
+    const pgOptions = {
+      dataDir: path.join(dataDir, 'pg'),
+      port: await freePort(),
+      logger: createLogger('silent'),
+    };
+    database = await startEmbeddedPostgres(pgOptions);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const yidu = startYidu({
+      DATABASE_URL: database.url,
+      DATA_DIR: path.join(dataDir, 'app'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'fatal',
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+      WEB_DIST_DIR: dataDir,
+      MICROSOFT_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9',
+    });
+    children.push(yidu);
+    await waitHealthy(base);
+    const { token } = await api(base, '/api/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ method: 'email', email: 'restart@example.com', password: STRONG_PASSWORD }),
+    });
+    const me = () => fetch(`${base}/api/user/getUserinfo`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).status).toBe(200);
+
+    await database.stop();
+    database = undefined;
+    const down = await me();
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('5');
+    expect((await down.json()).data.key).toBe('serviceUnavailable');
+    expect((await fetch(`${base}/api/health`)).status).toBe(503);
+    expect(yidu.exitCode).toBeNull();
+
+    database = await startEmbeddedPostgres(pgOptions);
+    const deadline = Date.now() + 30_000;
+    while ((await me()).status !== 200) {
+      if (Date.now() > deadline) throw new Error('Yidu did not recover after the database came back');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // The cross-process notifier listens again (it reconnects with backoff)…
+    const listening = async () => {
+      const client = new pg.Client({ connectionString: database!.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'yidu-notifier'",
+        );
+        return rows[0].n as number;
+      } finally {
+        await client.end();
+      }
+    };
+    await expect.poll(listening, { timeout: 20_000, interval: 500 }).toBe(1);
+    // …and the job queue recovered too: a new upload is parsed by the worker.
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(path.join(CORPUS, 'txt/en-subtitle-utf16le-bom.txt'))]), 'sub.txt');
+    const { fileId } = await api(base, '/api/book/upload', { method: 'POST', body: form }, token);
+    const { requestId } = await api(
+      base,
+      '/api/book/saveNew',
+      { method: 'POST', body: JSON.stringify({ fileId, bookName: 'After the restart', bookStatus: 0 }) },
+      token,
+    );
+    const parsed = Date.now() + 60_000;
+    let state;
+    do {
+      await new Promise((r) => setTimeout(r, 300));
+      state = await api(base, `/api/book/analysis?requestId=${requestId}`, {}, token);
+    } while (state.status === 'running' && Date.now() < parsed);
+    expect(state).toMatchObject({ stage: 'parsingFile', status: 'done' });
+
+    yidu.kill('SIGTERM');
+    await new Promise((resolve) => yidu.once('exit', resolve));
+    expect(yidu.exitCode).toBe(0);
+  }, 150_000);
 });

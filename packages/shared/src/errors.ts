@@ -10,6 +10,7 @@ export const ERRORS = {
   notFound: { status: 404, message: '404 Not Found' },
   tooManyRequests: { status: 429, message: 'Too many requests, please try again later' },
   internalError: { status: 500, message: 'Something went wrong on our side' },
+  serviceUnavailable: { status: 503, message: 'The service is briefly unavailable, please try again in a moment' },
 
   // Accounts
   noSuchAccount: { status: 400, message: 'Account does not exist' },

@@ -1,6 +1,7 @@
 import { ERRORS, type ErrorKey } from '@yidu/shared';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { errorsTotal } from '../lib/metrics.ts';
 import { AppError } from './errors.ts';
 
@@ -41,6 +42,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status === 404) return send(reply, 'notFound');
     if (status >= 400 && status < 500) {
       return send(reply, 'badRequest', { reason: error.code ?? error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A database restart or failover: say so briefly and let the client retry, without a stack per request.
+      request.log.warn({ code: (error as { code?: string }).code }, 'database unavailable');
+      return send(reply, 'serviceUnavailable', { retryAfter: 5 });
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 'internalError');

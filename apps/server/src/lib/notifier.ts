@@ -4,6 +4,8 @@ import type { Db } from '../db/client.ts';
 import type { Logger } from './logger.ts';
 
 const CHANNEL = 'yidu_events';
+/** Heard locally after the connection came back: events may have been missed while it was down. */
+export const RECONNECTED_TOPIC = 'notifier.reconnected';
 type Listener = (data: unknown) => void;
 
 /**
@@ -28,24 +30,49 @@ export class Notifier {
       if (!message.payload) return;
       try {
         const { topic, data } = JSON.parse(message.payload) as { topic: string; data: unknown };
-        for (const listener of this.listeners.get(topic) ?? []) listener(data);
+        this.emit(topic, data);
       } catch (error) {
         this.logger.warn({ err: error }, 'bad notification');
       }
     });
     client.on('error', (error) => {
+      if (this.client !== client) return;
       this.logger.warn({ err: error }, 'notifier connection lost; reconnecting');
       this.client = undefined;
       void client.end().catch(() => {});
-      if (!this.stopped)
-        setTimeout(
-          () => void this.start().catch((e) => this.logger.warn({ err: e }, 'notifier reconnect failed')),
-          1000,
-        ).unref();
+      void this.reconnect();
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      void client.end().catch(() => {});
+      throw error;
+    }
     this.client = client;
+  }
+
+  /**
+   * Keeps trying (1 s, 2 s, 4 s … at most 15 s apart) until the database answers again. Notifications
+   * sent meanwhile are lost, so listeners of RECONNECTED_TOPIC drop whatever they cached.
+   */
+  private async reconnect(): Promise<void> {
+    for (let delay = 1000; !this.stopped; delay = Math.min(delay * 2, 15_000)) {
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      if (this.stopped) return;
+      try {
+        await this.start();
+        this.logger.info('notifier reconnected');
+        this.emit(RECONNECTED_TOPIC, null);
+        return;
+      } catch (error) {
+        this.logger.warn({ err: error }, 'notifier reconnect failed; trying again');
+      }
+    }
+  }
+
+  private emit(topic: string, data: unknown): void {
+    for (const listener of this.listeners.get(topic) ?? []) listener(data);
   }
 
   subscribe(topic: string, listener: Listener): () => void {

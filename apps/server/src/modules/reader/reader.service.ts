@@ -89,6 +89,11 @@ export class ReaderService {
     this.pages.delete(`${change.bookId}:${change.lang}:${change.page}`);
   }
 
+  /** After missed notifications (a lost database connection) nothing cached can be trusted. */
+  forgetAll(): void {
+    this.pages.clear();
+  }
+
   private remember(key: string, page: CachedPage): void {
     if (this.pages.size >= PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
     this.pages.set(key, page);
