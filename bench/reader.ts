@@ -61,7 +61,28 @@ try {
     }
   }
 
-  // 1. Opening the book → first translated paragraph on screen (page 1, cached), fresh profile each run.
+  // 1a. In the app: click the book on the New Tab page → first translated paragraph on screen.
+  const openInApp: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    await api(server.baseUrl, 'PUT', '/reader/position', { bookCode, page: 1, language: 'zh' }, token);
+    const { context, page } = await open();
+    await page.goto('/tabs/new');
+    await page.locator('.yd-shelf-book').first().waitFor();
+    await page.waitForTimeout(300);
+    const elapsed = await page.evaluate(async () => {
+      const t0 = performance.now();
+      document.querySelector<HTMLButtonElement>('.yd-shelf-book')!.click();
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r));
+        if (document.querySelector('.yd-translation')) return performance.now() - t0;
+        if (performance.now() - t0 > 20_000) return Number.NaN;
+      }
+    });
+    openInApp.push(elapsed);
+    await context.close();
+  }
+
+  // 1b. A cold page load of the reader URL → first translated paragraph (fresh profile each run).
   const firstText: number[] = [];
   const scripts = new Set<string>();
   for (let run = 0; run < RUNS; run++) {
@@ -90,7 +111,7 @@ try {
     const elapsed = await page.evaluate(async () => {
       const where = () => document.querySelector('.yd-pager-where')?.textContent ?? '';
       const before = where();
-      const next = document.querySelectorAll<HTMLButtonElement>('.yd-pager button')[1]!;
+      const next = document.querySelector<HTMLButtonElement>('.yd-pager > button:last-child')!;
       const t0 = performance.now();
       next.click();
       for (;;) {
@@ -115,13 +136,15 @@ try {
   }
 
   const rows: [string, string, string][] = [
-    ['First readable text (open book, cached)', `${ms(median(firstText))} median of ${RUNS}`, '< 1000 ms'],
+    ['Open a book in the app → first text (cached)', `${ms(median(openInApp))} median of ${RUNS}`, '< 1000 ms'],
+    ['Cold load of the reader URL → first text (cached)', `${ms(median(firstText))} median of ${RUNS}`, '-'],
     ['Page turn (next page, cached)', `${ms(median(turns))} median of ${TURNS}`, '< 100 ms'],
     ['Reader route JS (gzip)', `${(js / 1024).toFixed(0)} KB in ${chunks.length} files`, '< 400 KB'],
   ];
   console.log('\n| Measure | Result | Target |\n|---|---|---|');
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-  console.log(`\nfirst text runs: ${firstText.map((v) => v.toFixed(0)).join(', ')} ms`);
+  console.log(`\nopen in app runs: ${openInApp.map((v) => v.toFixed(0)).join(', ')} ms`);
+  console.log(`cold load runs: ${firstText.map((v) => v.toFixed(0)).join(', ')} ms`);
   console.log(`page turns: ${turns.map((v) => v.toFixed(0)).join(', ')} ms`);
   console.log('chunks (gzip KB):');
   for (const [name, size] of chunks.sort((a, b) => b[1] - a[1])) console.log(`  ${name} ${(size / 1024).toFixed(1)}`);

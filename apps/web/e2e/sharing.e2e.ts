@@ -177,24 +177,4 @@ describe('sharing: a private book shared with Explanation only, accepted, then r
       }
     },
   );
-
-  it('the admin opens the statistics and sees charts with data', { timeout: 120_000 }, async () => {
-    const t = wording('en');
-    const token = await adminToken(baseUrl);
-    const { context, page } = await newPage(browser, 'en', baseUrl);
-    await context.addInitScript((value) => window.localStorage.setItem('authToken', value), token);
-    try {
-      await page.goto('/admin/statistics');
-      await page.getByRole('heading', { name: t('pages.statistics.title') }).waitFor();
-      const uploads = page.getByRole('region', { name: t('admin.stats.uploadsPerDay') });
-      await uploads.locator('svg').waitFor();
-      // Earlier journeys uploaded books today: the bars are real data.
-      await expect.poll(() => uploads.locator('.yd-chart-bar').count(), { timeout: 15_000 }).toBeGreaterThan(0);
-      const logins = page.getByRole('region', { name: t('admin.stats.loginsPerDay') });
-      await expect.poll(() => logins.locator('circle').count()).toBeGreaterThan(0);
-      expect(await page.locator('.yd-chart[data-empty]').count()).toBeLessThan(await page.locator('.yd-chart').count());
-    } finally {
-      await context.close();
-    }
-  });
 });

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
-import { Link, Outlet, useNavigate } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { Button, Tabs } from 'antd';
-import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, CloseOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { NEW_TAB, useTabs } from '../../stores/tabs.ts';
 import { useAuth } from '../../stores/auth.ts';
@@ -10,20 +10,25 @@ import { findLanguage } from '@yidu/shared/languages';
 import { LanguageSwitcher } from '../../shell/LanguageSwitcher.tsx';
 import { PageFallback } from '../../shell/PageFallback.tsx';
 import { UserInfoPopover } from '../account/UserInfoPopover.tsx';
+import { readerPath } from '../../api/reader.ts';
+import { useTabsSync } from './useTabsSync.ts';
+import './reader.css';
 
 /** The reader shell (SPEC §2.3): the permanent New Tab plus one tab per open book. */
 export default function TabsLayout() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const { tabs, activeId, remove } = useTabs();
   const userLanguage = useAuth((s) => s.user?.languageCode);
   const uiLanguage = useUiLanguage((s) => s.language);
   const targetLanguage = userLanguage ?? findLanguage(uiLanguage)?.code ?? uiLanguage;
+  useTabsSync();
 
   const go = (id: string) => {
     const tab = tabs.find((x) => x.id === id);
     if (!tab || tab.kind === 'newtab') void navigate('/tabs/new');
-    else void navigate(`/tabs/read/${encodeURIComponent(tab.book.bookCode)}/${tab.book.language ?? targetLanguage}`);
+    else void navigate(readerPath(tab.book.bookCode, tab.book.language || targetLanguage));
   };
 
   return (
@@ -39,6 +44,7 @@ export default function TabsLayout() {
           activeKey={activeId}
           onChange={go}
           hideAdd
+          removeIcon={<CloseOutlined aria-label={t('tabs.close')} />}
           onEdit={(key, action) => {
             if (action === 'remove' && typeof key === 'string') {
               const wasActive = key === activeId;
@@ -49,7 +55,15 @@ export default function TabsLayout() {
           items={tabs.map((tab) =>
             tab.kind === 'newtab'
               ? { key: NEW_TAB.id, label: t('tabs.newTab'), closable: false, icon: <PlusOutlined /> }
-              : { key: tab.id, label: tab.book.name, closable: true },
+              : {
+                  key: tab.id,
+                  label: (
+                    <span className="yd-tab-label" title={tab.book.name}>
+                      {tab.book.name}
+                    </span>
+                  ),
+                  closable: true,
+                },
           )}
         />
         <div className="yd-tabs-right">
@@ -57,7 +71,7 @@ export default function TabsLayout() {
           <UserInfoPopover compact />
         </div>
       </div>
-      <main className="yd-tabs-content">
+      <main className={pathname.startsWith('/tabs/read/') ? 'yd-tabs-content is-reader' : 'yd-tabs-content'}>
         <Suspense fallback={<PageFallback />}>
           <Outlet />
         </Suspense>

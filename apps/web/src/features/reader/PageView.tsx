@@ -1,0 +1,254 @@
+import { memo, useMemo, type MouseEvent, type ReactNode } from 'react';
+import { Button } from 'antd';
+import { ReloadOutlined, TranslationOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { PageBlock, PageData } from '@yidu/shared/reader';
+import type { Mark } from '@yidu/shared/marks';
+import type { AiAnnotation } from '@yidu/shared/ai';
+import type { ReaderMode } from '../../stores/readerSettings.ts';
+import { parseInline, renderInline, type Decoration } from './inlineMarkup.tsx';
+import { SIDE_ATTR, TEXT_ATTR } from './selection.ts';
+
+export interface PageViewProps {
+  data: PageData;
+  mode: ReaderMode;
+  /** BCP 47-ish tags for lang attributes (hyphenation, CJK glyphs). */
+  originalLang?: string;
+  targetLang?: string;
+  marks: Mark[];
+  aiNotes: AiAnnotation[];
+  /** Blocks whose original is shown in default mode. */
+  expanded: ReadonlySet<string>;
+  onToggleOriginal: (blockId: string) => void;
+  onRetry: (blockId: string) => void;
+  onMarkClick?: (mark: Mark, event: MouseEvent<HTMLElement>) => void;
+  onNoteClick?: (note: AiAnnotation, event: MouseEvent<HTMLElement>) => void;
+  onLink?: (targetId: string) => void;
+  flashId?: string | null;
+}
+
+export const blockDomId = (blockId: string) => `yd-b-${blockId}`;
+
+/** What each mode shows (SPEC §3.10): simple = translation; default = translation, original on demand; advanced = both. */
+export function sidesOf(mode: ReaderMode, translated: boolean, expanded: boolean) {
+  if (!translated) return { original: true, translation: false };
+  return { original: mode === 'advanced' || (mode === 'default' && expanded), translation: true };
+}
+
+const TEXTLESS = new Set(['image', 'separator']);
+
+/** Renders the blocks of one page. */
+export function PageView(props: PageViewProps) {
+  const { data, marks, aiNotes } = props;
+  const marksByBlock = useMemo(() => groupBy(marks, (m) => m.blockId), [marks]);
+  const notesByBlock = useMemo(() => groupBy(aiNotes, (n) => n.blockId), [aiNotes]);
+  return (
+    <div className={`yd-page yd-mode-${props.mode}`}>
+      {data.blocks.map((block) => (
+        <Block
+          key={block.id}
+          block={block}
+          translated={data.translated}
+          mode={props.mode}
+          expanded={props.expanded.has(block.id)}
+          marks={marksByBlock.get(block.id)}
+          notes={notesByBlock.get(block.id)}
+          flash={props.flashId === block.id}
+          originalLang={props.originalLang}
+          targetLang={props.targetLang}
+          onToggleOriginal={props.onToggleOriginal}
+          onRetry={props.onRetry}
+          onMarkClick={props.onMarkClick}
+          onNoteClick={props.onNoteClick}
+          onLink={props.onLink}
+        />
+      ))}
+    </div>
+  );
+}
+
+function groupBy<T>(list: T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of list) map.set(key(item), [...(map.get(key(item)) ?? []), item]);
+  return map;
+}
+
+interface BlockProps {
+  block: PageBlock;
+  translated: boolean;
+  mode: ReaderMode;
+  expanded: boolean;
+  marks?: Mark[];
+  notes?: AiAnnotation[];
+  flash: boolean;
+  originalLang?: string;
+  targetLang?: string;
+  onToggleOriginal: (blockId: string) => void;
+  onRetry: (blockId: string) => void;
+  onMarkClick?: PageViewProps['onMarkClick'];
+  onNoteClick?: PageViewProps['onNoteClick'];
+  onLink?: (targetId: string) => void;
+}
+
+function markDecorations(marks: Mark[] | undefined, inTranslation: boolean, onClick?: BlockProps['onMarkClick']) {
+  const out: Decoration[] = [];
+  for (const mark of marks ?? []) {
+    if (mark.kind === 'bookmark' || mark.inTranslation !== inTranslation) continue;
+    if (mark.start === null || mark.end === null) continue;
+    // The server keeps no colour for underlines: they get the default ink.
+    const color = mark.color || (mark.kind === 'highlight' ? 'yellow' : null);
+    const className =
+      mark.kind === 'highlight'
+        ? `yd-hl yd-c-${color}`
+        : mark.kind === 'underline'
+          ? `yd-ul${color ? ` yd-c-${color}` : ''}`
+          : 'yd-anno';
+    out.push({
+      start: mark.start,
+      end: mark.end,
+      className,
+      id: String(mark.id),
+      title: mark.kind === 'annotation' ? (mark.content ?? undefined) : undefined,
+      onClick: onClick ? (event) => onClick(mark, event) : undefined,
+    });
+  }
+  return out;
+}
+
+const Block = memo(function Block(props: BlockProps) {
+  const { t } = useTranslation();
+  const { block, translated, mode } = props;
+  const sides = sidesOf(mode, translated && block.type !== 'code', props.expanded);
+  const textless = TEXTLESS.has(block.type);
+
+  const originalNodes = useMemo(() => parseInline(block.html, block.text), [block.html, block.text]);
+  const translationNodes = useMemo(() => parseInline(block.translation), [block.translation]);
+
+  const originalDecorations = useMemo(() => {
+    const list = markDecorations(props.marks, false, props.onMarkClick);
+    for (const note of props.notes ?? []) {
+      if (note.start < 0 || note.end <= note.start) continue;
+      list.push({
+        start: note.start,
+        end: note.end,
+        className: 'yd-ainote',
+        title: note.note,
+        onClick: props.onNoteClick ? (event) => props.onNoteClick!(note, event) : undefined,
+      });
+    }
+    return list;
+  }, [props.marks, props.notes, props.onMarkClick, props.onNoteClick]);
+  const translationDecorations = useMemo(
+    () => markDecorations(props.marks, true, props.onMarkClick),
+    [props.marks, props.onMarkClick],
+  );
+
+  const className = `yd-block yd-block-${block.type}${props.flash ? ' is-flash' : ''}${
+    sides.original && sides.translation ? ' is-both' : ''
+  }`;
+
+  if (block.type === 'separator') return <hr id={blockDomId(block.id)} className={className} />;
+  if (block.type === 'image') {
+    return (
+      <figure id={blockDomId(block.id)} className={className}>
+        {block.imageUrl && <img src={block.imageUrl} alt={block.text} loading="lazy" />}
+        {block.text && (
+          <figcaption {...{ [TEXT_ATTR]: block.id, [SIDE_ATTR]: 'text' }}>
+            {renderInline(originalNodes, { decorations: originalDecorations, onLink: props.onLink })}
+          </figcaption>
+        )}
+      </figure>
+    );
+  }
+
+  const Tag = tagOf(block);
+  const original = (
+    <Tag className="yd-original" lang={props.originalLang} {...{ [TEXT_ATTR]: block.id, [SIDE_ATTR]: 'text' }}>
+      {block.type === 'footnote' && block.noteLabel && <span className="yd-note-label">{block.noteLabel}</span>}
+      {renderInline(originalNodes, { decorations: originalDecorations, onLink: props.onLink })}
+    </Tag>
+  );
+
+  let translation: ReactNode = null;
+  if (sides.translation && !textless) {
+    if (block.status === 'done' && block.translation !== null) {
+      translation = (
+        <Tag
+          className="yd-translation"
+          lang={props.targetLang}
+          {...{ [TEXT_ATTR]: block.id, [SIDE_ATTR]: 'translation' }}
+          onClick={
+            mode === 'default'
+              ? () => {
+                  if (window.getSelection()?.isCollapsed !== false) props.onToggleOriginal(block.id);
+                }
+              : undefined
+          }
+        >
+          {block.type === 'footnote' && block.noteLabel && <span className="yd-note-label">{block.noteLabel}</span>}
+          {renderInline(translationNodes, { decorations: translationDecorations, onLink: props.onLink })}
+        </Tag>
+      );
+    } else if (block.status === 'failed') {
+      translation = (
+        <div className="yd-failed" role="status">
+          <span>{t('reader.block.failed')}</span>
+          <Button size="small" type="link" icon={<ReloadOutlined />} onClick={() => props.onRetry(block.id)}>
+            {t('reader.block.retry')}
+          </Button>
+        </div>
+      );
+    } else {
+      translation = <Shimmer length={block.text.length} label={t('reader.block.pending')} />;
+    }
+  }
+
+  return (
+    <div id={blockDomId(block.id)} className={className} data-block={block.id} data-status={block.status}>
+      {sides.original && original}
+      {translation}
+      {mode === 'default' && translated && block.type !== 'code' && (
+        <button
+          type="button"
+          className={`yd-original-toggle${props.expanded ? ' is-on' : ''}`}
+          aria-pressed={props.expanded}
+          aria-label={props.expanded ? t('reader.block.hideOriginal') : t('reader.block.showOriginal')}
+          title={props.expanded ? t('reader.block.hideOriginal') : t('reader.block.showOriginal')}
+          onClick={() => props.onToggleOriginal(block.id)}
+        >
+          <TranslationOutlined />
+        </button>
+      )}
+    </div>
+  );
+});
+
+function tagOf(block: PageBlock): 'h2' | 'h3' | 'h4' | 'p' | 'blockquote' | 'pre' | 'aside' {
+  switch (block.type) {
+    case 'heading': {
+      const level = block.level ?? 2;
+      return level <= 1 ? 'h2' : level === 2 ? 'h3' : 'h4';
+    }
+    case 'quote':
+      return 'blockquote';
+    case 'code':
+    case 'table':
+      return 'pre';
+    case 'footnote':
+      return 'aside';
+    default:
+      return 'p';
+  }
+}
+
+/** A quiet placeholder of shimmering lines, about as long as the translation will be. */
+function Shimmer({ length, label }: { length: number; label: string }) {
+  const lines = Math.min(6, Math.max(1, Math.round(length / 90)));
+  return (
+    <div className="yd-shimmer" role="status" aria-label={label}>
+      {Array.from({ length: lines }, (_, i) => (
+        <span key={i} style={{ width: i === lines - 1 && lines > 1 ? '62%' : '100%' }} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { BookDetail } from '@yidu/shared/books';
+import { routes } from '../../shell/routes.tsx';
+import { useAuth } from '../../stores/auth.ts';
+import { useTabs } from '../../stores/tabs.ts';
+import { fail, fakeFetch, makeUser, ok, renderRoutes } from '../../test/utils.tsx';
+
+const detail = (bookCode: string, bookName: string): BookDetail => ({
+  bookCode,
+  bookName,
+  bookAuthor: 'Herman Melville',
+  bookDescribe: '',
+  category: null,
+  bookStatus: 0,
+  coverUrl: null,
+  format: 'epub',
+  originalLanguage: 'en',
+  readLanguage: 'zh',
+  pageCount: 3,
+  chapterCount: 1,
+  readers: 1,
+  isOwner: true,
+  inLibrary: true,
+  updateAt: '2026-01-01T00:00:00.000Z',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  chapters: [{ index: 1, title: 'Loomings', level: 1, page: 1 }],
+  sourcePages: null,
+  features: ['explanation'],
+});
+
+const pageData = {
+  page: 1,
+  pageCount: 3,
+  chapter: { index: 1, title: 'Loomings' },
+  translated: true,
+  charge: null,
+  blocks: [
+    {
+      id: 'c1-b1',
+      type: 'paragraph',
+      text: 'Call me Ishmael.',
+      html: null,
+      translation: '叫我以实玛利。',
+      status: 'done',
+      level: null,
+      imageUrl: null,
+      noteLabel: null,
+      noteRefs: null,
+      pdfPage: null,
+    },
+  ],
+};
+
+const common = {
+  'GET /api/user/tabs': ok({ tabs: [], active: 'newTab' }),
+  'PUT /api/user/tabs': ok({ tabs: [], active: 'newTab' }),
+  'GET /api/user/reader-settings': ok({
+    mode: 'default',
+    fontSize: 18,
+    lineHeight: 1.8,
+    paragraphMargin: 16,
+    scheme: 'paper',
+    background: '#f8f3e8',
+    textColor: '#2b2622',
+  }),
+  'GET /api/reader/position': ok(null),
+  'PUT /api/reader/position': ok({}),
+  'GET /api/reader/marks': ok([]),
+  'GET /api/reader/getPageData': ok(pageData),
+  'GET /api/user/getUserinfo': ok(makeUser()),
+};
+
+beforeEach(() => {
+  useAuth.getState().setSession('t', makeUser());
+  useTabs.getState().clear();
+  useTabs.getState().markSynced();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the reader route and the tab rules (SPEC §2.3)', () => {
+  it('arriving without a tab loads the book, adds and activates its tab and titles the window', async () => {
+    const { calls } = fakeFetch({ ...common, 'GET /api/book/user/getBookByCode': ok(detail('b1', 'Moby Dick')) });
+    renderRoutes(routes, '/tabs/read/b1/zh');
+    expect(await screen.findByText('叫我以实玛利。', {}, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(useTabs.getState().activeId).toBe('book-b1'));
+    expect(useTabs.getState().tabs.map((t) => t.id)).toEqual(['newTab', 'book-b1']);
+    expect(document.title).toBe('Moby Dick');
+    const detailCall = calls.find((c) => c.path === '/api/book/user/getBookByCode')!;
+    expect(Object.fromEntries(detailCall.query)).toEqual({ bookCode: 'b1', readLanguage: 'zh' });
+    expect(screen.getByRole('tab', { name: /Moby Dick/ })).toBeTruthy();
+  });
+
+  it('arriving with a tab activates it at once and shows a failed reload as an error toast', async () => {
+    useTabs.getState().addBook({ bookCode: 'b2', name: 'Dubliners', language: 'zh' });
+    useTabs.getState().activate('newTab');
+    fakeFetch({ ...common, 'GET /api/book/user/getBookByCode': fail(500, 'internalError') });
+    renderRoutes(routes, '/tabs/read/b2/zh');
+    await waitFor(() => expect(useTabs.getState().activeId).toBe('book-b2'));
+    await waitFor(() => expect(document.title).toBe('Dubliners'));
+    expect(await screen.findByText('server says internalError')).toBeTruthy();
+  });
+
+  it('closing the active tab goes to its neighbour; the New Tab stays', async () => {
+    useTabs.getState().addBook({ bookCode: 'b1', name: 'Moby Dick', language: 'zh' });
+    fakeFetch({ ...common, 'GET /api/book/user/getBookByCode': ok(detail('b1', 'Moby Dick')) });
+    const { router } = renderRoutes(routes, '/tabs/read/b1/zh');
+    await screen.findByText('叫我以实玛利。');
+    const tab = screen.getByRole('tab', { name: /Moby Dick/ });
+    await userEvent.click(tab.parentElement!.querySelector('.ant-tabs-tab-remove')!);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tabs/new'));
+    expect(useTabs.getState().tabs.map((t) => t.id)).toEqual(['newTab']);
+  });
+
+  it('restores the tabs of other devices from the server and saves changes (debounced)', async () => {
+    const { calls } = fakeFetch({
+      ...common,
+      'GET /api/user/tabs': ok({ tabs: [{ bookCode: 'b9', language: 'zh', bookName: 'Walden' }], active: 'newTab' }),
+      'GET /api/reader/recent': ok([]),
+      'GET /api/book/user/list': ok([]),
+    });
+    renderRoutes(routes, '/tabs/new');
+    expect(await screen.findByRole('tab', { name: /Walden/ })).toBeTruthy();
+    useTabs.getState().addBook({ bookCode: 'b1', name: 'Moby Dick', language: 'zh' });
+    const puts = () => calls.filter((c) => c.method === 'PUT' && c.path === '/api/user/tabs');
+    // First the merged bar, then (debounced) the one with the new book.
+    await waitFor(() => expect(puts()).toHaveLength(2), { timeout: 3000 });
+    expect(puts()[0]!.body).toEqual({
+      tabs: [{ bookCode: 'b9', language: 'zh', bookName: 'Walden' }],
+      active: 'newTab',
+    });
+    expect((puts()[1]!.body as { tabs: unknown }).tabs).toEqual([
+      { bookCode: 'b9', language: 'zh', bookName: 'Walden' },
+      { bookCode: 'b1', language: 'zh', bookName: 'Moby Dick' },
+    ]);
+  });
+});

@@ -1,0 +1,231 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Empty, Input, Popconfirm, Segmented, Spin, Switch, Tag } from 'antd';
+import {
+  BookOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  HighlightOutlined,
+  RobotOutlined,
+  SearchOutlined,
+  UnderlineOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { Mark } from '@yidu/shared/marks';
+import type { AiAnnotation, SearchResult } from '@yidu/shared/ai';
+import { readerApi } from '../../api/reader.ts';
+import { usePaidAction } from './paid.tsx';
+
+export type PanelTab = 'marks' | 'ai' | 'search';
+
+export interface SidePanelProps {
+  tab: PanelTab;
+  onTab: (tab: PanelTab) => void;
+  bookCode: string;
+  language: string;
+  page: number;
+  features: ReadonlySet<string>;
+  marks: Mark[];
+  marksLoading: boolean;
+  onJump: (page: number, blockId?: string | null) => void;
+  onDelete: (mark: Mark) => void;
+  onExport: () => void;
+  aiNotes: AiAnnotation[] | undefined;
+  aiNotesLoading: boolean;
+  onRequestAiNotes: () => void;
+}
+
+const KIND_ICON: Record<Mark['kind'], ReactNode> = {
+  annotation: <EditOutlined />,
+  highlight: <HighlightOutlined />,
+  underline: <UnderlineOutlined />,
+  bookmark: <BookOutlined />,
+};
+
+/** Marks, AI notes and search: a column beside the text in advanced mode, a drawer otherwise. */
+export function SidePanel(props: SidePanelProps) {
+  const { t } = useTranslation();
+  const options = [
+    { value: 'marks', label: t('reader.panel.marks') },
+    ...(props.features.has('annotation') ? [{ value: 'ai', label: t('reader.panel.ai') }] : []),
+    { value: 'search', label: t('reader.panel.search') },
+  ];
+  return (
+    <div className="yd-side">
+      <Segmented block value={props.tab} onChange={(v) => props.onTab(v as PanelTab)} options={options} />
+      <div className="yd-side-body">
+        {props.tab === 'marks' && <MarksList {...props} />}
+        {props.tab === 'ai' && props.features.has('annotation') && <AiNotes {...props} />}
+        {props.tab === 'search' && <SearchBox {...props} />}
+      </div>
+    </div>
+  );
+}
+
+function MarksList({ marks, marksLoading, onJump, onDelete, onExport }: SidePanelProps) {
+  const { t } = useTranslation();
+  if (marksLoading) return <Spin />;
+  return (
+    <>
+      <div className="yd-side-actions">
+        <Button size="small" icon={<DownloadOutlined />} onClick={onExport} disabled={marks.length === 0}>
+          {t('reader.marks.export')}
+        </Button>
+      </div>
+      {marks.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reader.marks.empty')} />
+      ) : (
+        <ul className="yd-mark-list">
+          {marks.map((mark) => (
+            <li key={mark.id} className={`yd-mark yd-mark-${mark.kind}`} data-kind={mark.kind}>
+              <button type="button" className="yd-mark-main" onClick={() => onJump(mark.page, mark.blockId)}>
+                <span className={`yd-mark-icon${mark.color ? ` yd-c-${mark.color}` : ''}`}>{KIND_ICON[mark.kind]}</span>
+                <span className="yd-mark-text">
+                  <span className="yd-mark-kind">
+                    {t(`reader.marks.kind.${mark.kind}`)} · {t('reader.pageN', { page: mark.page })}
+                  </span>
+                  {mark.quote && <q>{mark.quote}</q>}
+                  {mark.content && <span className="yd-mark-content">{mark.content}</span>}
+                </span>
+              </button>
+              <Popconfirm
+                title={t('reader.marks.deleteConfirm')}
+                okText={t('reader.marks.delete')}
+                cancelText={t('common.cancel')}
+                onConfirm={() => onDelete(mark)}
+              >
+                <Button type="text" size="small" icon={<DeleteOutlined />} aria-label={t('reader.marks.delete')} />
+              </Popconfirm>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function AiNotes({ aiNotes, aiNotesLoading, onRequestAiNotes, onJump, page }: SidePanelProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="yd-side-actions">
+        <Button size="small" icon={<RobotOutlined />} loading={aiNotesLoading} onClick={onRequestAiNotes}>
+          {aiNotes ? t('reader.aiNotes.again') : t('reader.aiNotes.request')}
+        </Button>
+      </div>
+      {!aiNotes ? (
+        <p className="yd-muted">{t('reader.aiNotes.hint')}</p>
+      ) : aiNotes.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reader.aiNotes.none')} />
+      ) : (
+        <ul className="yd-mark-list">
+          {aiNotes.map((note, i) => (
+            <li key={`${note.blockId}-${i}`} className="yd-mark">
+              <button type="button" className="yd-mark-main" onClick={() => onJump(page, note.blockId)}>
+                <span className="yd-mark-text">
+                  <span className="yd-mark-kind">
+                    <Tag bordered={false}>{t(`reader.aiNotes.kind.${note.kind}`)}</Tag>
+                    <strong>{note.term}</strong>
+                  </span>
+                  <span className="yd-mark-content">{note.note}</span>
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function SearchBox({ bookCode, language, features, onJump }: SidePanelProps) {
+  const { t } = useTranslation();
+  const paid = usePaidAction(bookCode);
+  const [query, setQuery] = useState('');
+  const [askAi, setAskAi] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<SearchResult | null>(null);
+  const canSearch = features.has('search');
+
+  const run = async () => {
+    const q = query.trim();
+    if (!q) return;
+    setBusy(true);
+    try {
+      const found = await paid((confirm) => readerApi.search({ bookCode, language, query: q, ai: askAi, confirm }));
+      if (found) setResult(found);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!canSearch) return <p className="yd-muted">{t('reader.search.unavailable')}</p>;
+  return (
+    <>
+      <Input.Search
+        placeholder={t('reader.search.placeholder')}
+        aria-label={t('reader.search.placeholder')}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onSearch={() => void run()}
+        enterButton={<SearchOutlined aria-label={t('reader.search.go')} />}
+        loading={busy}
+        maxLength={500}
+      />
+      <label className="yd-search-ai">
+        <Switch size="small" checked={askAi} onChange={setAskAi} /> {t('reader.search.askAi')}
+      </label>
+      {result && (
+        <div className="yd-search-results">
+          {result.answer && (
+            <div className="yd-answer">
+              <div className="yd-answer-title">
+                <RobotOutlined /> {t('reader.search.answer')}
+              </div>
+              <p>
+                {result.answer.text.split(/(\[\d+\])/).map((part, i) => {
+                  const n = /^\[(\d+)\]$/.exec(part)?.[1];
+                  const citation = n ? result.answer!.citations.find((c) => c.n === Number(n)) : undefined;
+                  return citation ? (
+                    <button
+                      key={i}
+                      type="button"
+                      className="yd-cite"
+                      onClick={() => onJump(citation.page, citation.blockId)}
+                      title={t('reader.pageN', { page: citation.page })}
+                    >
+                      {part}
+                    </button>
+                  ) : (
+                    <span key={i}>{part}</span>
+                  );
+                })}
+              </p>
+              {result.charge?.charged && (
+                <div className="yd-muted">{t('reader.ai.charged', { points: result.charge.points })}</div>
+              )}
+            </div>
+          )}
+          {result.hits.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reader.search.none')} />
+          ) : (
+            <ul className="yd-mark-list">
+              {result.hits.map((hit, i) => (
+                <li key={`${hit.blockId}-${i}`} className="yd-mark">
+                  <button type="button" className="yd-mark-main yd-hit" onClick={() => onJump(hit.page, hit.blockId)}>
+                    <span className="yd-mark-text">
+                      <span className="yd-mark-kind">
+                        {hit.chapterTitle} · {t('reader.pageN', { page: hit.page })}
+                      </span>
+                      <span className="yd-mark-content">{hit.snippet}</span>
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { PageData } from '@yidu/shared/reader';
+import { parseEvent, readSse } from '../../api/sse.ts';
+import { applyPageEvent, followPage, pageQueryKey } from './usePage.ts';
+import { jsonResponse } from '../../test/utils.tsx';
+
+const block = (id: string, status: 'done' | 'pending' | 'failed', translation: string | null = null) => ({
+  id,
+  type: 'paragraph',
+  text: `text ${id}`,
+  html: null,
+  translation,
+  status,
+  level: null,
+  imageUrl: null,
+  noteLabel: null,
+  noteRefs: null,
+  pdfPage: null,
+});
+
+const page = (blocks: ReturnType<typeof block>[]): PageData => ({
+  page: 1,
+  pageCount: 3,
+  chapter: { index: 1, title: 'One' },
+  blocks,
+  translated: true,
+  charge: null,
+});
+
+/** A text/event-stream answer whose chunks arrive one by one (split mid-event on purpose). */
+function streamResponse(chunks: string[]): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = chunks.shift();
+      if (next === undefined) controller.close();
+      else {
+        await new Promise((r) => setTimeout(r, 1));
+        controller.enqueue(encoder.encode(next));
+      }
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream; charset=utf-8' } });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** A fetch stub answering by path with Responses (streams included). */
+function stubFetch(routes: Record<string, () => Response | Error>) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const path = new URL(String(input), 'http://localhost').pathname;
+      calls.push(path);
+      const answer = routes[path]?.() ?? jsonResponse(404, {});
+      if (answer instanceof Error) throw answer;
+      return answer;
+    }),
+  );
+  return calls;
+}
+const ok = (data: unknown) => jsonResponse(200, { code: 0, data, msg: 'ok' });
+
+describe('server-sent events', () => {
+  it('parses named events, JSON data and skips comments, across chunk boundaries', async () => {
+    const response = streamResponse([
+      ': keep-alive\n\nevent: blo',
+      'ck\ndata: {"id":"a"}\n\n',
+      'event: complete\r\ndata: {}\r\n\r\n',
+    ]);
+    const events = [];
+    for await (const event of readSse(response.body!)) events.push(event);
+    expect(events).toEqual([
+      { event: 'block', data: { id: 'a' } },
+      { event: 'complete', data: {} },
+    ]);
+    expect(parseEvent('data: plain')).toEqual({ event: 'message', data: 'plain' });
+  });
+});
+
+describe('page translations as they stream in', () => {
+  it('applies block and complete events to a page', () => {
+    const before = page([block('a', 'pending'), block('b', 'pending')]);
+    const after = applyPageEvent(
+      applyPageEvent(before, { event: 'block', data: { id: 'a', status: 'done', translation: '<em>A</em>' } }),
+      { event: 'complete', data: { charge: { points: 2, charged: true } } },
+    );
+    expect(after.blocks[0]).toMatchObject({ status: 'done', translation: '<em>A</em>' });
+    expect(after.blocks[1]!.status).toBe('pending');
+    expect(after.charge).toEqual({ points: 2, charged: true });
+    expect(applyPageEvent(before, { event: 'block', data: null })).toBe(before);
+  });
+
+  it('follows the event stream, then asks again for blocks the stream did not report', async () => {
+    const client = new QueryClient();
+    const key = { bookCode: 'bk', language: 'zh', page: 1 };
+    client.setQueryData(pageQueryKey(key), page([block('a', 'pending'), block('b', 'pending')]));
+    const calls = stubFetch({
+      '/api/reader/events': () =>
+        streamResponse([
+          'event: block\ndata: {"id":"a","status":"done","translation":"甲"}\n\n',
+          'event: complete\ndata: {"charge":{"points":1,"charged":true}}\n\n',
+        ]),
+      '/api/reader/getPageData': () => ok(page([block('a', 'done', '甲'), block('b', 'done', '乙')])),
+    });
+    await followPage(client, key, false, new AbortController().signal, 5);
+    const data = client.getQueryData<PageData>(pageQueryKey(key))!;
+    expect(data.blocks.map((b) => b.translation)).toEqual(['甲', '乙']);
+    expect(calls).toEqual(['/api/reader/events', '/api/reader/getPageData']);
+  });
+
+  it('falls back to polling when the stream fails', async () => {
+    const client = new QueryClient();
+    const key = { bookCode: 'bk', language: 'zh', page: 1 };
+    client.setQueryData(pageQueryKey(key), page([block('a', 'pending')]));
+    let polls = 0;
+    stubFetch({
+      '/api/reader/events': () => new TypeError('Failed to fetch'),
+      '/api/reader/getPageData': () => {
+        polls += 1;
+        return ok(page([polls < 3 ? block('a', 'pending') : block('a', 'failed')]));
+      },
+    });
+    await followPage(client, key, false, new AbortController().signal, 5);
+    expect(polls).toBe(3);
+    expect(client.getQueryData<PageData>(pageQueryKey(key))!.blocks[0]!.status).toBe('failed');
+  });
+});

@@ -1,0 +1,133 @@
+import { useEffect } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { PageData } from '@yidu/shared/reader';
+import { readerApi, type Charge } from '../../api/reader.ts';
+import type { SseEvent } from '../../api/sse.ts';
+
+export interface PageKey {
+  bookCode: string;
+  language: string;
+  page: number;
+}
+
+export const pageQueryKey = ({ bookCode, language, page }: PageKey) =>
+  ['readerPage', bookCode, language, page] as const;
+
+/** Applies one event of /reader/events to a page: a finished (or failed) block, or the final charge. */
+export function applyPageEvent(data: PageData, event: SseEvent): PageData {
+  if (event.event === 'block') {
+    const update = event.data as {
+      id: string;
+      status: PageData['blocks'][number]['status'];
+      translation: string | null;
+    };
+    if (!update || typeof update.id !== 'string') return data;
+    return {
+      ...data,
+      blocks: data.blocks.map((b) =>
+        b.id === update.id ? { ...b, status: update.status, translation: update.translation ?? b.translation } : b,
+      ),
+    };
+  }
+  if (event.event === 'complete') {
+    const { charge } = (event.data ?? {}) as { charge?: Charge | null };
+    return charge === undefined ? data : { ...data, charge };
+  }
+  return data;
+}
+
+const hasPending = (data: PageData | undefined) => !!data?.blocks.some((b) => b.status === 'pending');
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/**
+ * Follows a page's pending translations: the event stream first; when it fails or ends early, polling
+ * getPageData. Updates the page in the query cache as blocks finish.
+ */
+export async function followPage(
+  client: QueryClient,
+  key: PageKey,
+  confirm: boolean,
+  signal: AbortSignal,
+  pollMs = 1500,
+): Promise<void> {
+  const queryKey = pageQueryKey(key);
+  const apply = (event: SseEvent) =>
+    client.setQueryData<PageData>(queryKey, (old) => (old ? applyPageEvent(old, event) : old));
+  try {
+    const events = await readerApi.events({ ...key, ...(confirm ? { confirm } : {}) }, signal);
+    for await (const event of events) {
+      if (signal.aborted) return;
+      apply(event);
+      if (event.event === 'complete') break;
+    }
+  } catch {
+    if (signal.aborted) return;
+  }
+  // The stream only reports blocks still pending when it opened: a block that finished in between, or a
+  // stream that failed, leaves blocks pending here. Ask for the page again (at once, then every pollMs).
+  let first = true;
+  while (!signal.aborted && hasPending(client.getQueryData<PageData>(queryKey))) {
+    if (!first) await sleep(pollMs, signal);
+    first = false;
+    if (signal.aborted) return;
+    try {
+      const fresh = await readerApi.page({ ...key, confirm: confirm || undefined }, signal);
+      client.setQueryData<PageData>(queryKey, fresh);
+    } catch {
+      if (signal.aborted) return;
+    }
+  }
+}
+
+/** A reader page with its translations as they arrive. */
+export function usePage(key: PageKey | null, confirm: boolean) {
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: key ? pageQueryKey(key) : ['readerPage', 'none'],
+    queryFn: ({ signal }) => readerApi.page({ ...key!, confirm: confirm || undefined }, signal),
+    enabled: key !== null,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  const pending = hasPending(query.data);
+  const bookCode = key?.bookCode;
+  const language = key?.language;
+  const page = key?.page;
+
+  useEffect(() => {
+    if (!pending || !bookCode || !language || !page) return;
+    const controller = new AbortController();
+    void followPage(client, { bookCode, language, page }, confirm, controller.signal);
+    return () => controller.abort();
+  }, [client, pending, bookCode, language, page, confirm]);
+
+  // The next page, once this one is complete: a page turn then shows cached text at once.
+  const complete = !!query.data && !pending;
+  const pageCount = query.data?.pageCount ?? 0;
+  useEffect(() => {
+    if (!complete || !bookCode || !language || !page || page >= pageCount) return;
+    const next = { bookCode, language, page: page + 1 };
+    void client
+      .prefetchQuery({
+        queryKey: pageQueryKey(next),
+        queryFn: ({ signal }) => readerApi.page({ ...next, confirm: confirm || undefined }, signal),
+        staleTime: 5 * 60_000,
+      })
+      .catch(() => undefined);
+  }, [client, complete, bookCode, language, page, pageCount, confirm]);
+
+  return query;
+}
+
+/** Asks for failed blocks again; the page then follows them like any pending block. */
+export async function retryBlocks(client: QueryClient, key: PageKey, blockIds: string[], confirm: boolean) {
+  const fresh = await readerApi.page({ ...key, retry: blockIds.join(','), confirm: confirm || undefined });
+  client.setQueryData<PageData>(pageQueryKey(key), fresh);
+}
