@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser, newPage } from '../apps/web/e2e/browser.ts';
-import { activatedReader, api, startServer, uploadBook } from '../apps/web/e2e/reader-fixtures.ts';
+import { activatedReader, api, startServer, uploadBook } from '../apps/web/e2e/fixtures.ts';
 
 const RUNS = 7;
 const TURNS = 8;

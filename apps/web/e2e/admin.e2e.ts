@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage } from './browser.ts';
-import { activatedReader, api, corpus, uploadBook } from './reader-fixtures.ts';
+import { activatedReader, api, corpus, uploadBook } from './fixtures.ts';
 import { buttonName, wording } from './i18n.ts';
 
 /** Uploads a corpus file and starts its pipeline; returns the request id without waiting for the outcome. */

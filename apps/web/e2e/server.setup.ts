@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startFakeMicrosoft } from '../../server/src/engines/translation/testing/fake-servers.ts';
+import { startFakeMicrosoft, startFakeOpenAi } from '../../server/src/engines/translation/testing/fake-servers.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const ADMIN = { account: 'e2e-admin', password: 'E2eAdmin2026' };
@@ -26,6 +26,19 @@ export default async function setup(project: TestProject) {
   // Translation is the one service outside the machine: a local server speaking Microsoft's protocol.
   const translator = await startFakeMicrosoft();
   translator.setBehaviour({ latencyMs: 120, perItemLatencyMs: 20 });
+  // So is the LLM behind the AI aids: a local server speaking the OpenAI chat protocol, streaming.
+  const llm = await startFakeOpenAi();
+  llm.setBehaviour({
+    latencyMs: 80,
+    chunkDelayMs: 15,
+    // Readable answers for the AI cards; translations and JSON tasks keep the protocol's default echo.
+    reply: ({ messages }) => {
+      const system = messages.find((m) => m.role === 'system')?.content ?? '';
+      return /explain/i.test(system) && !/json/i.test(system)
+        ? 'This passage introduces the scene and its speaker. (AI explanation from the test LLM)'
+        : undefined;
+    },
+  });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, ['apps/server/src/main.ts'], {
@@ -40,6 +53,8 @@ export default async function setup(project: TestProject) {
       ADMIN_ACCOUNT: ADMIN.account,
       ADMIN_PASSWORD: ADMIN.password,
       MICROSOFT_TRANSLATOR_ENDPOINT: translator.url,
+      LLM_BASE_URL: llm.url,
+      LLM_MODEL: 'fake-chat',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -64,6 +79,7 @@ export default async function setup(project: TestProject) {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     await translator.close();
+    await llm.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 }

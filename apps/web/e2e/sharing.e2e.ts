@@ -1,85 +1,8 @@
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { activationLinkFor, launchBrowser, newPage } from './browser.ts';
+import { launchBrowser, newPage } from './browser.ts';
+import { activatedReader, api, selectText, uploadThroughWizard } from './fixtures.ts';
 import { buttonName, wording } from './i18n.ts';
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const corpus = path.resolve(repoRoot, '../shared/corpus');
-
-async function api<T>(baseUrl: string, method: string, url: string, body?: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${baseUrl}/api${url}`, {
-    method,
-    headers: {
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as { code: number; data: T; msg: string };
-  if (json.code !== 0) throw new Error(`${method} ${url}: ${json.msg}`);
-  return json.data;
-}
-
-async function adminToken(baseUrl: string): Promise<string> {
-  return (await api<{ token: string }>(baseUrl, 'POST', '/auth/login', inject('admin'))).token;
-}
-
-/** A registered, activated reader (invite code from the admin, activation link from the outbox). */
-async function activatedReader(
-  baseUrl: string,
-  dataDir: string,
-  name: string,
-): Promise<{ email: string; token: string }> {
-  const admin = await adminToken(baseUrl);
-  const { codes } = await api<{ codes: string[] }>(
-    baseUrl,
-    'POST',
-    '/admin/invite-codes',
-    { count: 1, maxUses: 1 },
-    admin,
-  );
-  const email = `${name}-${Date.now()}@example.com`;
-  const password = 'Reading2026';
-  await api(baseUrl, 'POST', '/auth/register', {
-    method: 'email',
-    email,
-    password,
-    nickname: name,
-    inviteCode: codes[0],
-    language: 'Chinese',
-    uiLanguage: 'en',
-  });
-  const link = await activationLinkFor(dataDir, email);
-  const code = new URL(link).searchParams.get('code')!;
-  await api(baseUrl, 'POST', `/auth/confirmAccount?code=${encodeURIComponent(code)}`);
-  const { token } = await api<{ token: string }>(baseUrl, 'POST', '/auth/login', { account: email, password });
-  return { email, token };
-}
-
-/** Uploads one file through the wizard (private, the default) and returns once the success page shows. */
-async function uploadThroughWizard(page: Page, t: ReturnType<typeof wording>, file: string, title: string) {
-  await page.goto('/book/upload');
-  await page.locator('.yd-dropzone input[type=file]').setInputFiles(path.join(corpus, file));
-  await page.getByText(t('books.upload.uploaded'), { exact: true }).waitFor({ timeout: 60_000 });
-  await page.getByRole('button', { name: buttonName(t('books.wizard.next')) }).click();
-  const titleInput = page.locator('#book-upload-info_bookName');
-  await titleInput.waitFor();
-  await titleInput.fill(title);
-  await page.getByRole('button', { name: buttonName(t('books.wizard.next')) }).click();
-  const saved = page.locator('[data-testid=stage-saving][data-status=done]');
-  const deadline = Date.now() + 150_000;
-  while (!(await saved.isVisible())) {
-    if (Date.now() > deadline) throw new Error(`the pipeline did not finish for ${file}`);
-    const keepAfterFailure = page.getByRole('button', { name: buttonName(t('books.title.continueOriginal')) });
-    const keepProposed = page.getByRole('button', { name: buttonName(t('books.title.keepOriginal')) });
-    if (await keepAfterFailure.isVisible()) await keepAfterFailure.click();
-    else if (await keepProposed.isVisible()) await keepProposed.click();
-    await page.waitForTimeout(300);
-  }
-  await page.getByRole('button', { name: buttonName(t('books.wizard.complete')) }).click();
-  await page.getByText(t('books.wizard.successTitle')).waitFor();
-}
 
 describe('sharing: a private book shared with Explanation only, accepted, then revoked', () => {
   let browser: Browser;
@@ -96,8 +19,8 @@ describe('sharing: a private book shared with Explanation only, accepted, then r
     async () => {
       const t = wording('en');
       const tz = wording('zh');
-      const a = await activatedReader(baseUrl, dataDir, 'sharer');
-      const b = await activatedReader(baseUrl, dataDir, 'friend');
+      const a = await activatedReader(baseUrl, dataDir, inject('admin'), 'en', 'sharer');
+      const b = await activatedReader(baseUrl, dataDir, inject('admin'), 'zh', 'friend');
       const title = `Shared subtitles ${Date.now()}`;
 
       const sharer = await newPage(browser, 'en', baseUrl);
@@ -106,6 +29,7 @@ describe('sharing: a private book shared with Explanation only, accepted, then r
       await friend.context.addInitScript((value) => window.localStorage.setItem('authToken', value), b.token);
       try {
         const pa = sharer.page;
+        await pa.goto('/book/upload');
         await uploadThroughWizard(pa, t, 'txt/en-subtitle-utf16le-bom.txt', title);
 
         // The detail popup of the personal library has the Share action.
@@ -142,7 +66,20 @@ describe('sharing: a private book shared with Explanation only, accepted, then r
         expect(await granted.first().getAttribute('data-feature')).toBe('explanation');
         await pb.getByRole('button', { name: buttonName(tz('shareView.accept')) }).click();
         await pb.getByText(tz('shareView.acceptedTitle'), { exact: true }).waitFor();
-        await pb.getByRole('button', { name: buttonName(tz('shareView.readNow')) }).waitFor();
+        // B reads it: the selection toolbar offers Explanation (shared) and no Restatement; Explanation answers.
+        await pb.getByRole('button', { name: buttonName(tz('shareView.readNow')) }).click();
+        await pb.waitForURL(`**/tabs/read/${bookCode}/**`);
+        const translated = pb.locator('.yd-block-paragraph[data-status=done] .yd-translation').first();
+        await translated.waitFor({ timeout: 30_000 });
+        const blockId = await translated.getAttribute('data-block-text');
+        await selectText(pb, `[data-block-text="${blockId}"][data-side=translation]`, 0, 6);
+        const toolbar = pb.getByRole('toolbar', { name: tz('reader.selection.toolbar') });
+        await toolbar.waitFor();
+        await toolbar.getByRole('button', { name: tz('reader.ai.explain'), exact: true }).waitFor();
+        expect(await toolbar.getByRole('button', { name: tz('reader.ai.restate') }).count()).toBe(0);
+        expect(await toolbar.getByRole('button', { name: tz('reader.ai.advanced') }).count()).toBe(0);
+        await toolbar.getByRole('button', { name: tz('reader.ai.explain'), exact: true }).click();
+        await pb.locator('.yd-ai-card').getByText('This passage introduces', { exact: false }).waitFor();
 
         await pb.goto('/books/user');
         await pb.locator('.yd-book-card', { hasText: title }).waitFor();

@@ -1,9 +1,11 @@
 import type {} from './provided.d.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { activationLinkFor } from './browser.ts';
+import { buttonName, type wording } from './i18n.ts';
 
-/** Shared by the reader journey, the reader bench and the screenshot script: users and books through the API. */
+/** Shared by the journeys, the reader bench and the screenshot script: users and books through the API, selections. */
 export const corpus = path.resolve(import.meta.dirname, '../../../../shared/corpus');
 
 export async function api<T>(baseUrl: string, method: string, url: string, body?: unknown, token?: string): Promise<T> {
@@ -26,6 +28,7 @@ export async function activatedReader(
   dataDir: string,
   admin: { account: string; password: string },
   uiLanguage = 'zh',
+  nickname?: string,
 ): Promise<{ email: string; password: string; token: string }> {
   const adminSession = await api<{ token: string }>(baseUrl, 'POST', '/auth/login', admin);
   const { codes } = await api<{ codes: string[] }>(
@@ -41,6 +44,7 @@ export async function activatedReader(
     method: 'email',
     email,
     password,
+    ...(nickname ? { nickname } : {}),
     inviteCode: codes[0],
     language: 'Chinese',
     uiLanguage,
@@ -134,4 +138,58 @@ export async function startServer(): Promise<{
     admin: provided.admin as { account: string; password: string },
     stop,
   };
+}
+
+/** Selects characters [start, end) of the first text node of an element, as a user would with the mouse. */
+export async function selectText(page: Page, selector: string, start: number, end: number): Promise<string> {
+  return page.evaluate(
+    ({ selector, start, end }) => {
+      const element = document.querySelector(selector)!;
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      let node = walker.nextNode();
+      while (node && (node.nodeValue ?? '').length < end) node = walker.nextNode();
+      const range = document.createRange();
+      range.setStart(node!, start);
+      range.setEnd(node!, end);
+      const selection = window.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      return range.toString();
+    },
+    { selector, start, end },
+  );
+}
+
+/** Uploads one file through the wizard and returns once the success page shows. */
+export async function uploadThroughWizard(page: Page, t: ReturnType<typeof wording>, file: string, title: string) {
+  await page.locator('.yd-dropzone input[type=file]').setInputFiles(path.join(corpus, file));
+  await page.getByText(t('books.upload.uploaded'), { exact: true }).waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: buttonName(t('books.wizard.next')) }).click();
+  const titleInput = page.locator('#book-upload-info_bookName');
+  await titleInput.waitFor();
+  await titleInput.fill(title);
+  await page.getByRole('button', { name: buttonName(t('books.wizard.next')) }).click();
+
+  // The stages run in turn; the title translation may fail (no engine reachable) or propose a title.
+  const saved = page.locator('[data-testid=stage-saving][data-status=done]');
+  const deadline = Date.now() + 150_000;
+  while (!(await saved.isVisible())) {
+    if (Date.now() > deadline) throw new Error(`the pipeline did not finish for ${file}`);
+    const keepAfterFailure = page.getByRole('button', { name: buttonName(t('books.title.continueOriginal')) });
+    const keepProposed = page.getByRole('button', { name: buttonName(t('books.title.keepOriginal')) });
+    if (await keepAfterFailure.isVisible()) await keepAfterFailure.click();
+    else if (await keepProposed.isVisible()) await keepProposed.click();
+    else {
+      const failed = page.locator('.yd-stage.is-failed');
+      if (
+        (await failed.count()) > 0 &&
+        !(await page.locator('[data-testid=stage-translatingTitle].is-failed').count())
+      ) {
+        throw new Error(`a stage failed for ${file}: ${await page.locator('.yd-stage-alert').innerText()}`);
+      }
+    }
+    await page.waitForTimeout(300);
+  }
+  await page.getByRole('button', { name: buttonName(t('books.wizard.complete')) }).click();
+  await page.getByText(t('books.wizard.successTitle')).waitFor();
 }
