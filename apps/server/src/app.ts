@@ -77,6 +77,8 @@ export async function buildApp(
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: '1 minute',
+    // Only API calls count: opening the app loads dozens of static files, which must never be refused.
+    allowList: (request) => !request.url.startsWith('/api/'),
     errorResponseBuilder: (_request, context) => {
       const error = new Error('rate limited') as Error & { statusCode: number };
       error.statusCode = context.statusCode;

@@ -112,6 +112,33 @@ describe('SMS through an HTTP provider', () => {
   });
 });
 
+describe('the per-address rate limit', () => {
+  let t: TestApp;
+  let webDir: string;
+  beforeAll(async () => {
+    webDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-web-'));
+    await mkdir(path.join(webDir, 'assets'));
+    await writeFile(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    await writeFile(path.join(webDir, 'assets', 'chunk-abc123.js'), 'console.log(1)');
+    t = await startTestApp({ WEB_DIST_DIR: webDir, RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(webDir, { recursive: true, force: true });
+  });
+
+  it('counts API calls only: the app and its many code files always load', async () => {
+    for (let i = 0; i < 12; i++) {
+      expect((await t.app.inject({ url: '/assets/chunk-abc123.js' })).statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/tabs/new' })).statusCode).toBe(200);
+    }
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await t.call('GET', '/api/config/public'));
+    expect(answers.slice(0, 5).every((a) => a.status === 200)).toBe(true);
+    expect(answers[5]).toMatchObject({ status: 429, data: { key: 'tooManyRequests' } });
+  });
+});
+
 describe('HTTP surface', () => {
   let t: TestApp;
   let webDir: string;
