@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import { startFakeMicrosoft } from '../apps/server/src/engines/translation/testing/fake-servers.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const corpus = path.resolve(root, '../shared/corpus');
+const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(root, '../shared/corpus');
 const CONNECTIONS = 100;
 const DURATION = 10;
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { generateLargeBooks } from './generate-large.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const corpus = path.resolve(root, '../shared/corpus');
+const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(root, '../shared/corpus');
 const run = promisify(execFile);
 
 interface Result {

@@ -21,7 +21,7 @@ import {
 } from '../apps/server/src/engines/translation/testing/fake-servers.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const corpus = path.resolve(root, '../shared/corpus');
+const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(root, '../shared/corpus');
 const LATENCY = { latencyMs: 300, perItemLatencyMs: 50 };
 const PAGES = [12, 24, 36, 48, 60];
 

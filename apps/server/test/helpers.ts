@@ -204,7 +204,7 @@ export async function readSmsOutbox(dataDir: string): Promise<{ to: string; text
 export const STRONG_PASSWORD = 'Reading2026';
 
 /** The real books of ../shared/corpus (next to the repository, as CI has it). */
-export const CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpus');
+export const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../shared/corpus');
 
 /** Sends a multipart upload with one file part (and optional text fields) through the HTTP stack. */
 export async function uploadFile(

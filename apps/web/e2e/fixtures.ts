@@ -6,7 +6,7 @@ import { activationLinkFor } from './browser.ts';
 import { buttonName, type wording } from './i18n.ts';
 
 /** Shared by the journeys, the reader bench and the screenshot script: users and books through the API, selections. */
-export const corpus = path.resolve(import.meta.dirname, '../../../../shared/corpus');
+export const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../shared/corpus');
 
 export async function api<T>(baseUrl: string, method: string, url: string, body?: unknown, token?: string): Promise<T> {
   const res = await fetch(`${baseUrl}/api${url}`, {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectLanguage, sampleText } from './detect.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 
 describe('detectLanguage', () => {
   it('is null-safe and falls back to en for nothing reliable', () => {

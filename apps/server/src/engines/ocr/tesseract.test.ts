@@ -18,7 +18,7 @@ function renderLines(lines: string[]): Buffer {
   return canvas.toBuffer('image/png');
 }
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 
 describe('tesseract OCR', () => {
   const engine = new TesseractEngine();

@@ -14,7 +14,7 @@ import type { ParseErrorKey } from './errors.ts';
 import { parseBook } from './registry.ts';
 import type { ParsedBook } from './types.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 
 interface Expectation {
   file: string;

@@ -11,7 +11,7 @@ import type { ParseError } from './errors.ts';
 import { feedXml, WORD_NAMESPACES, XmlStreamReader } from './xml-stream.ts';
 import type { ParsedBook } from './types.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 const p = (text: string, pPr = '') =>
   `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 const heading = (text: string, style = 'Heading1') => p(text, `<w:pStyle w:val="${style}"/>`);

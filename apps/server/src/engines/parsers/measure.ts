@@ -54,7 +54,8 @@ async function measureOne(file: string): Promise<Row> {
 }
 
 const args = process.argv.slice(2);
-const defaultCorpus = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+const defaultCorpus =
+  process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 
 function printRows(files: string[], base: string): void {
   console.log('| file | result | lang | ms | MB/s | peak RSS MB |');

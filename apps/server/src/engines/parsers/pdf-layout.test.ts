@@ -218,11 +218,9 @@ describe('PDF parser options', () => {
     const { readFileSync, existsSync } = await import('node:fs');
     const path = await import('node:path');
     const { pdfParser } = await import('./pdf.ts');
-    const file = path.resolve(
-      import.meta.dirname,
-      '../../../../..',
-      '../shared/corpus/pdf/en-tracemonkey-two-column-footnotes.pdf',
-    );
+    const corpus =
+      process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+    const file = path.join(corpus, 'pdf/en-tracemonkey-two-column-footnotes.pdf');
     if (!existsSync(file)) return;
     const error = await pdfParser.parse(readFileSync(file), { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect((error as { key?: string }).key).toBe('aborted');

@@ -1,7 +1,17 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type TouchEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type TouchEvent,
+} from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Drawer, InputNumber, Popover, Result, Slider, Spin, Tooltip } from 'antd';
+import { App, Button, Checkbox, Drawer, Popover, Result, Spin, Tooltip } from 'antd';
 import {
   BookFilled,
   BookOutlined,
@@ -25,15 +35,21 @@ import { schemeColors, useReaderSettings } from '../../stores/readerSettings.ts'
 import { usePageTitle } from '../../shell/usePageTitle.ts';
 import { PageView, blockDomId } from './PageView.tsx';
 import { SelectionToolbar, type HighlightColor } from './SelectionToolbar.tsx';
-import { AnnotationModal } from './AnnotationModal.tsx';
 import { AiCard, type AiKind, type AiRequest } from './AiCard.tsx';
-import { SidePanel, type PanelTab } from './SidePanel.tsx';
-import { SettingsPanel } from './SettingsPanel.tsx';
+import type { PanelTab } from './SidePanel.tsx';
 import { anchorOfSelection, type SelectionAnchor } from './selection.ts';
 import { confirmForSession, isConfirmationRequired, isConfirmedForSession, usePaidAction } from './paid.tsx';
 import { pageQueryKey, retryBlocks, usePage } from './usePage.ts';
 import { useReaderSettingsSync } from './useReaderSettingsSync.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
+
+// Loaded when first opened, so that the first page of a book arrives with less code (form controls,
+// the colour picker and the panels' lists are most of it).
+const AnnotationModal = lazy(() => import('./AnnotationModal.tsx').then((m) => ({ default: m.AnnotationModal })));
+const SidePanel = lazy(() => import('./SidePanel.tsx').then((m) => ({ default: m.SidePanel })));
+const JumpPanel = lazy(() => import('./JumpPanel.tsx').then((m) => ({ default: m.JumpPanel })));
+const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
+const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
 
 /** The last page seen per book in this session, so that switching tabs shows it at once. */
 const lastPages = new Map<string, number>();
@@ -508,56 +524,41 @@ function Reader({ book, language }: ReaderProps) {
   const pageError = pageQuery.error;
 
   const panel = (
-    <SidePanel
-      tab={panelTab}
-      onTab={setPanelTab}
-      bookCode={bookCode}
-      language={language}
-      page={page ?? 1}
-      features={features}
-      marks={marks}
-      marksLoading={marksQuery.isPending}
-      onJump={(p, blockId) => {
-        if (!inlinePanel) setPanelOpen(false);
-        goTo(p, blockId);
-      }}
-      onDelete={(mark) => void deleteMark(mark)}
-      onExport={() => void exportNotes()}
-      aiNotes={pageNotes}
-      aiNotesLoading={aiNotesLoading}
-      onRequestAiNotes={() => void requestAiNotes()}
-    />
+    <Suspense fallback={loadingPart}>
+      <SidePanel
+        tab={panelTab}
+        onTab={setPanelTab}
+        bookCode={bookCode}
+        language={language}
+        page={page ?? 1}
+        features={features}
+        marks={marks}
+        marksLoading={marksQuery.isPending}
+        onJump={(p, blockId) => {
+          if (!inlinePanel) setPanelOpen(false);
+          goTo(p, blockId);
+        }}
+        onDelete={(mark) => void deleteMark(mark)}
+        onExport={() => void exportNotes()}
+        aiNotes={pageNotes}
+        aiNotesLoading={aiNotesLoading}
+        onRequestAiNotes={() => void requestAiNotes()}
+      />
+    </Suspense>
   );
 
   const jump = (
-    <div className="yd-jump">
-      <label>
-        {t('reader.jump.page')}
-        <InputNumber
-          size="small"
-          min={1}
-          max={pageCount}
-          defaultValue={page ?? 1}
-          aria-label={t('reader.jump.page')}
-          onPressEnter={(e) => {
-            goTo(Number((e.target as HTMLInputElement).value));
-            setJumpOpen(false);
-          }}
-        />
-        <span className="yd-muted">/ {pageCount}</span>
-      </label>
-      <Slider
-        min={0}
-        max={100}
-        defaultValue={percent}
-        tooltip={{ formatter: (v) => `${v}%` }}
-        onChangeComplete={(v: number) => {
-          goTo(Math.max(1, Math.round((v / 100) * pageCount)));
+    <Suspense fallback={loadingPart}>
+      <JumpPanel
+        page={page ?? 1}
+        pageCount={pageCount}
+        percent={percent}
+        onGo={(target) => {
+          goTo(target);
           setJumpOpen(false);
         }}
-        aria-label={t('reader.jump.percent')}
       />
-    </div>
+    </Suspense>
   );
 
   return (
@@ -608,7 +609,11 @@ function Reader({ book, language }: ReaderProps) {
             placement="bottomRight"
             open={settingsOpen}
             onOpenChange={setSettingsOpen}
-            content={<SettingsPanel language={language} onLanguage={changeLanguage} />}
+            content={
+              <Suspense fallback={loadingPart}>
+                <SettingsPanel language={language} onLanguage={changeLanguage} />
+              </Suspense>
+            }
           >
             <Button type="text" icon={<FontSizeOutlined />} aria-label={t('reader.settings.title')} />
           </Popover>
@@ -751,7 +756,9 @@ function Reader({ book, language }: ReaderProps) {
           onClose={() => setSettingsOpen(false)}
           styles={{ wrapper: { height: '80vh' } }}
         >
-          <SettingsPanel language={language} onLanguage={changeLanguage} />
+          <Suspense fallback={loadingPart}>
+            <SettingsPanel language={language} onLanguage={changeLanguage} />
+          </Suspense>
         </Drawer>
       )}
 
@@ -793,14 +800,18 @@ function Reader({ book, language }: ReaderProps) {
           </Button>
         </div>
       )}
-      <AnnotationModal
-        key={annotating ? `${annotating.blockId}-${annotating.start}` : 'none'}
-        open={!!annotating}
-        quote={annotating?.quote ?? ''}
-        saving={savingAnnotation}
-        onSave={(content) => void saveAnnotation(content)}
-        onCancel={() => setAnnotating(null)}
-      />
+      {annotating && (
+        <Suspense fallback={null}>
+          <AnnotationModal
+            key={`${annotating.blockId}-${annotating.start}`}
+            open
+            quote={annotating.quote}
+            saving={savingAnnotation}
+            onSave={(content) => void saveAnnotation(content)}
+            onCancel={() => setAnnotating(null)}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
