@@ -71,6 +71,12 @@ export const readerRoutes: FastifyPluginAsyncZod<{
       });
       const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
+      // Blocks that finished before the stream opened (perhaps after the client's own getPageData) come
+      // first: the client merges block events by id, so nothing between its snapshot and this one is lost.
+      for (const block of initial.blocks) {
+        if (block.status !== 'pending')
+          send('block', { id: block.id, status: block.status, translation: block.translation });
+      }
       const waiting = new Set(initial.blocks.filter((b) => b.status === 'pending').map((b) => b.id));
       let closed = false;
       let checking: Promise<void> | undefined;

@@ -155,6 +155,34 @@ describe('reading a translated page', () => {
     expect(firstBlock.translation).toMatch(/^\[zh-Hans\]/);
   });
 
+  it('sends blocks finished before the stream opened, so a reader never misses one', async () => {
+    const url = `/api/reader/getPageData?bookCode=${code}&language=zh&page=2`;
+    const page = await readWholePage(t, alice, url);
+    const port = (t.app.server.address() as { port: number }).port;
+    const body = await new Promise<string>((resolve, reject) => {
+      request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `/api/reader/events?bookCode=${code}&language=zh&page=2`,
+          headers: { authorization: `Bearer ${alice}` },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve(text));
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    const events = body.split('\n\n').filter((e) => e.startsWith('event:'));
+    const sent = events.filter((e) => e.startsWith('event: block')).map((e) => JSON.parse(e.split('data: ')[1]!));
+    expect(sent.map((b) => b.id)).toEqual(page.data.blocks.map((b: { id: string }) => b.id));
+    expect(sent.every((b) => b.status === 'done' && b.translation.startsWith('[zh-Hans]'))).toBe(true);
+    expect(events.at(-1)).toMatch(/^event: complete/);
+  });
+
   it('marks blocks failed when every engine fails, charges nothing for them, and retries on request', async () => {
     fake.setBehaviour({ failNext: Array.from({ length: 40 }, () => ({ status: 500 })) });
     const url = `/api/reader/getPageData?bookCode=${code}&language=ko&page=3`;

@@ -70,8 +70,8 @@ export async function followPage(
   } catch {
     if (signal.aborted) return;
   }
-  // The stream only reports blocks still pending when it opened: a block that finished in between, or a
-  // stream that failed, leaves blocks pending here. Ask for the page again (at once, then every pollMs).
+  // The stream opens with every block already finished, then follows the rest; if it failed or ended
+  // early, blocks are still pending here: ask for the page again (at once, then every pollMs).
   let first = true;
   while (!signal.aborted && hasPending(client.getQueryData<PageData>(queryKey))) {
     if (!first) await sleep(pollMs, signal);
