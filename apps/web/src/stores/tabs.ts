@@ -25,7 +25,10 @@ interface TabsState {
   remove: (id: string) => void;
   /** Back to the New Tab alone (logout); the server's copy is reset at the next sync. */
   clear: () => void;
-  /** Set by clear(): the next sync overwrites the server's tabs instead of merging them in. */
+  /**
+   * Set by clear(): the next sync overwrites the server's tabs instead of merging them in. The server
+   * clears them at logout itself; this covers a logout it never heard of (expired token, offline).
+   */
   serverReset: boolean;
   /** Adds the server's tabs that are not open here (other devices); the local order and choice win. */
   mergeServer: (server: ServerTabs) => void;

@@ -478,8 +478,10 @@ export class AuthService {
     if (!(await this.d.sessions.revokeOwn(auth.user.id, id))) throw fail('notFound');
   }
 
-  async logout(sessionId: number): Promise<void> {
-    await this.d.sessions.revoke(sessionId);
+  /** Ends this session; the open book tabs are cleared too (SPEC §2.3: logout clears all tabs). */
+  async logout(auth: Authenticated): Promise<void> {
+    await this.d.sessions.revoke(auth.session.id);
+    await this.d.usersRepo.update(auth.user.id, { tabs: '[]' });
   }
 
   async changePassword(auth: Authenticated, oldPassword: string, password: string): Promise<void> {

@@ -82,7 +82,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
     '/user/logout',
     { schema: { tags, security, summary: 'Revoke the current session token', response: { 200: EmptyEnvelope } } },
     async (request) => {
-      await auth.logout(authOf(request).session.id);
+      await auth.logout(authOf(request));
       return ok(null);
     },
   );

@@ -119,11 +119,16 @@ describe('the current user', () => {
     ).toBe(0);
   });
 
-  it('revokes the token at logout', async () => {
-    const session = (
-      await t.call('POST', '/api/auth/login', { body: { account: 'myself', password: 'Better2026pass' } })
-    ).data.token;
+  it('revokes the token at logout and clears the open tabs', async () => {
+    const login = () => t.call('POST', '/api/auth/login', { body: { account: 'myself', password: 'Better2026pass' } });
+    const session = (await login()).data.token;
+    const saved = await t.call('PUT', '/api/user/tabs', {
+      token: session,
+      body: { tabs: [{ bookCode: 'abc123', language: 'zh', bookName: 'A book' }], active: 'abc123' },
+    });
+    expect(saved.data.tabs).toHaveLength(1);
     expect((await t.call('POST', '/api/user/logout', { token: session })).code).toBe(0);
+    expect((await t.call('GET', '/api/user/tabs', { token: (await login()).data.token })).data.tabs).toEqual([]);
     expect((await t.call('GET', '/api/user/getUserinfo', { token: session })).status).toBe(401);
     expect((await t.call('POST', '/api/user/logout', { token: session })).status).toBe(401);
   });
