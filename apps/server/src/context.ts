@@ -90,6 +90,7 @@ export function createServices(infra: Infrastructure): Services {
     queue: infra.queue,
     logger: infra.logger,
     storeCover: (data) => books.storeCover(data),
+    points: pointsService,
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
   });

@@ -20,6 +20,7 @@ import type { FileStorage } from '../../engines/storage/storage.ts';
 import { AppError, fail } from '../../http/errors.ts';
 import { maxAttempts, type JobName, type JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { PointsService } from '../points/points.service.ts';
 import type { BooksRepo } from './books.repo.ts';
 import { newBookCode } from './book-code.ts';
 import { paginate } from './paginate.ts';
@@ -62,6 +63,8 @@ interface Deps {
   translateTitle?: TitleTranslator | undefined;
   /** Stores a cover image with its thumbnail and returns its key. */
   storeCover: (data: Buffer) => Promise<string>;
+  /** Pays for the optional processing the uploader asked for (footnote splitting, OCR). */
+  points: PointsService;
 }
 
 /**
@@ -360,6 +363,7 @@ export class UploadService {
     }
     const blockTotal = parsed.chapters.reduce((n, c) => n + c.blocks.length, 0);
     if (blockTotal === 0) throw new StageFailure('noTextFound', 'no text blocks');
+    const processing = await this.chargeProcessing(request, parsed);
 
     let book = request.book_id ? await this.d.repo.findBookById(request.book_id) : undefined;
     if (!book) {
@@ -463,7 +467,35 @@ export class UploadService {
       metadataTitle: parsed.metadata.title ?? null,
       metadataAuthor: parsed.metadata.author ?? null,
       ocrPages: parsed.stats.ocrPages ?? 0,
+      pointsCharged: processing,
     };
+  }
+
+  /**
+   * Charges, only once the parse has succeeded and before its result is kept, the optional work it
+   * did: footnotes turned into notes (when asked for and some were found) and pages read by OCR. The
+   * idempotency key makes a redelivered or retried parse pay once. Without enough points the stage
+   * fails with insufficientPoints and nothing is kept; Retry after topping up parses again.
+   */
+  private async chargeProcessing(request: UploadRequestRow, parsed: ParsedBook): Promise<number> {
+    const prices = await this.d.points.prices();
+    const ocrPages = parsed.stats.ocrPages ?? 0;
+    const footnotes = request.auto_split_footnote && parsed.stats.footnotes > 0;
+    const points = (footnotes ? prices.footnoteSplit : 0) + ocrPages * prices.ocrPage;
+    if (points <= 0) return 0;
+    try {
+      await this.d.points.spend(request.user_id, {
+        points,
+        reason: 'bookProcessing',
+        detail: { requestId: request.id, footnoteSplit: footnotes, ocrPages },
+        idempotencyKey: `upload:${request.id}:processing`,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.key === 'insufficientPoints')
+        throw new StageFailure('insufficientPoints', `processing costs ${points} points`);
+      throw error;
+    }
+    return points;
   }
 
   private async detect(request: UploadRequestRow): Promise<Record<string, unknown>> {

@@ -271,3 +271,61 @@ describe('one-shot processing (Path A) and durability', () => {
     expect(list.data[0].pageCount).toBeGreaterThan(list.data[0].chapterCount);
   });
 });
+
+describe('paid processing at upload', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp(OPEN);
+    token = await registerUser(t, 'payer');
+  });
+  afterAll(async () => t?.close());
+
+  const uploadWithFootnotes = async () => {
+    const upload = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'tracemonkey.pdf', data: await corpus('pdf/en-tracemonkey-two-column-footnotes.pdf') },
+      token,
+    );
+    const saved = await t.call('POST', '/api/book/saveNew', {
+      token,
+      body: { fileId: upload.data.fileId, bookName: 'Trace trees', bookStatus: 0, autoSplitFootnote: true },
+    });
+    return pollStage(t, `/api/book/analysis?requestId=${saved.data.requestId}`, token);
+  };
+  const spending = async () =>
+    (await t.call('GET', '/api/integral/record/list?type=expenditure', { token })).data.items as {
+      points: number;
+      reason: string;
+      detail: Record<string, unknown>;
+    }[];
+
+  it('charges footnote splitting once, after the parse succeeded', async () => {
+    const parsed = await uploadWithFootnotes();
+    expect(parsed.data).toMatchObject({ status: 'done', result: { pointsCharged: 10 } });
+    const [charge, ...others] = await spending();
+    expect(others).toEqual([]);
+    expect(charge).toMatchObject({
+      points: 10,
+      reason: 'bookProcessing',
+      detail: { footnoteSplit: true, ocrPages: 0 },
+    });
+  }, 120_000);
+
+  it('fails the parse with insufficientPoints and keeps nothing when the balance cannot pay', async () => {
+    await t.running.infra.db.updateTable('users').set({ points_balance: '5' }).where('account', '=', 'payer').execute();
+    const failed = await uploadWithFootnotes();
+    expect(failed.data).toMatchObject({ stage: 'parsingFile', status: 'failed', errorKey: 'insufficientPoints' });
+    expect(await spending()).toHaveLength(1);
+    const books = await t.running.infra.db
+      .selectFrom('books')
+      .innerJoin('users', 'users.id', 'books.owner_id')
+      .select('books.id')
+      .where('users.account', '=', 'payer')
+      .execute();
+    expect(books).toHaveLength(1);
+    const info = await t.call('GET', '/api/user/getUserinfo', { token });
+    expect(info.data.points).toBe(5);
+  }, 120_000);
+});
