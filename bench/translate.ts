@@ -14,6 +14,7 @@ import { boot } from '../apps/server/src/boot.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
 import { createLogger } from '../apps/server/src/lib/logger.ts';
+import { countTokens } from 'gpt-tokenizer';
 import {
   startFakeMicrosoft,
   startFakeOpenAi,
@@ -183,15 +184,17 @@ async function run(engine: 'microsoft' | 'llm') {
       const pageCalls = fake.calls.slice(callsBefore).filter((c) => !c.path.includes('/auth'));
       requests.push((fake.calls.filter((c) => !c.path.includes('/auth')).length - before) / 2);
       if (engine === 'llm') {
-        let promptChars = 0;
-        let sourceChars = 0;
+        // Tokens as OpenAI's o200k tokenizer counts them, with the chat format's overhead per message
+        // (about 3 tokens each, plus 3 to prime the reply): what an API would bill as prompt tokens.
+        let promptTokens = 0;
+        let sourceTokens = 0;
         for (const call of pageCalls) {
           const body = call.json as { messages: { role: string; content: string }[] };
-          promptChars += body.messages.reduce((n, m) => n + m.content.length, 0);
+          promptTokens += 3 + body.messages.reduce((n, m) => n + 3 + countTokens(m.content), 0);
           const user = body.messages.find((m) => m.role === 'user')!.content;
-          sourceChars += user.replace(/\[\[\d+\]\]\s?/g, '').length;
+          sourceTokens += countTokens(user.replace(/\[\[\d+\]\]\s?/g, ''));
         }
-        ratios.push(promptChars / sourceChars);
+        ratios.push(promptTokens / sourceTokens);
       }
     }
     return {
@@ -202,7 +205,7 @@ async function run(engine: 'microsoft' | 'llm') {
       firstRatio: median(firsts) / single,
       wholeRatio: median(wholes) / single,
       requestsPerPage: median(requests),
-      promptCharsPerSourceChar: ratios.length ? median(ratios) : undefined,
+      promptTokensPerSourceToken: ratios.length ? median(ratios) : undefined,
     };
   } finally {
     await yidu.stop();
@@ -215,11 +218,11 @@ async function run(engine: 'microsoft' | 'llm') {
 
 const results = [await run('microsoft'), await run('llm')];
 const lines = [
-  '| engine | single request (reference) | first paragraph | ratio | whole page | ratio | engine requests / page | prompt / source (chars) |',
+  '| engine | single request (reference) | first paragraph | ratio | whole page | ratio | engine requests / page | prompt / source (tokens) |',
   '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
-      `| ${r.engine} | ${r.singleMs.toFixed(0)} ms | ${r.firstParagraphMs.toFixed(0)} ms | ${r.firstRatio.toFixed(2)}x | ${r.wholePageMs.toFixed(0)} ms | ${r.wholeRatio.toFixed(2)}x | ${r.requestsPerPage} | ${r.promptCharsPerSourceChar?.toFixed(2) ?? '-'} |`,
+      `| ${r.engine} | ${r.singleMs.toFixed(0)} ms | ${r.firstParagraphMs.toFixed(0)} ms | ${r.firstRatio.toFixed(2)}x | ${r.wholePageMs.toFixed(0)} ms | ${r.wholeRatio.toFixed(2)}x | ${r.requestsPerPage} | ${r.promptTokensPerSourceToken?.toFixed(2) ?? '-'} |`,
   ),
 ];
 console.log(lines.join('\n'));

@@ -473,13 +473,14 @@ export class UploadService {
 
   /**
    * Charges, only once the parse has succeeded and before its result is kept, the optional work it
-   * did: footnotes turned into notes (when asked for and some were found) and pages read by OCR. The
+   * did: footnotes turned into notes (when asked for and some were found) and pages read by forced OCR. The
    * idempotency key makes a redelivered or retried parse pay once. Without enough points the stage
    * fails with insufficientPoints and nothing is kept; Retry after topping up parses again.
    */
   private async chargeProcessing(request: UploadRequestRow, parsed: ParsedBook): Promise<number> {
     const prices = await this.d.points.prices();
-    const ocrPages = parsed.stats.ocrPages ?? 0;
+    // OCR the parser chose by itself (a scanned PDF) is not charged: only what the uploader asked for.
+    const ocrPages = request.force_ocr ? (parsed.stats.ocrPages ?? 0) : 0;
     const footnotes = request.auto_split_footnote && parsed.stats.footnotes > 0;
     const points = (footnotes ? prices.footnoteSplit : 0) + ocrPages * prices.ocrPage;
     if (points <= 0) return 0;
