@@ -222,7 +222,7 @@ const lines = [
   '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
-      `| ${r.engine} | ${r.singleMs.toFixed(0)} ms | ${r.firstParagraphMs.toFixed(0)} ms | ${r.firstRatio.toFixed(2)}x | ${r.wholePageMs.toFixed(0)} ms | ${r.wholeRatio.toFixed(2)}x | ${r.requestsPerPage} | ${r.promptTokensPerSourceToken?.toFixed(2) ?? '-'} |`,
+      `| ${r.engine} | ${r.singleMs.toFixed(0)} ms | ${r.firstParagraphMs.toFixed(0)} ms | ${r.firstRatio.toFixed(2)}x | ${r.wholePageMs.toFixed(0)} ms | ${r.wholeRatio.toFixed(2)}x | ${r.requestsPerPage} | ${r.promptTokensPerSourceToken?.toFixed(3) ?? '-'} |`,
   ),
 ];
 console.log(lines.join('\n'));

@@ -5,6 +5,7 @@ import { TranslationChain } from './resilient.ts';
 import { startFakeOpenAi } from './testing/fake-servers.ts';
 import type { FakeServer } from './testing/fake-servers.ts';
 import { SAMPLE_PARAGRAPHS } from './testing/sample-paragraphs.ts';
+import { countTokens } from 'gpt-tokenizer';
 
 function chatMessages(fake: FakeServer, index: number): { role: string; content: string }[] {
   return (
@@ -53,21 +54,21 @@ describe('LlmTranslationEngine', () => {
     ];
     await engine().translate({ texts: SAMPLE_PARAGRAPHS, from: 'en', to: 'zh', glossary });
     const messages = chatMessages(fake, 0);
-    const sourceChars = SAMPLE_PARAGRAPHS.reduce((n, t) => n + t.length, 0);
-    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
-    const ratio = promptChars / sourceChars;
-    // Chat templates add ~4 tokens per message on top; at ~4 chars/token that is ~32 chars here.
-    const withTemplate = (promptChars + 2 * 16) / sourceChars;
+    // Tokens as OpenAI's o200k tokenizer counts them, with the chat format's ~3 tokens per message
+    // and 3 to prime the reply: what an API bills as prompt tokens.
+    const sourceTokens = SAMPLE_PARAGRAPHS.reduce((n, t) => n + countTokens(t), 0);
+    const promptTokens = 3 + messages.reduce((n, m) => n + 3 + countTokens(m.content), 0);
+    const ratio = promptTokens / sourceTokens;
     console.log(
-      `llm prompt overhead: ${SAMPLE_PARAGRAPHS.length} paragraphs, source ${sourceChars} chars, prompt ${promptChars} chars ` +
-        `(system ${messages[0]?.content.length}), ratio ${ratio.toFixed(3)}, with chat template ≈ ${withTemplate.toFixed(3)}`,
+      `llm prompt overhead: ${SAMPLE_PARAGRAPHS.length} paragraphs, source ${sourceTokens} tokens, prompt ${promptTokens} tokens ` +
+        `(system ${countTokens(messages[0]?.content ?? '')}), ratio ${ratio.toFixed(3)}`,
     );
     expect(messages[0]?.content).toContain('Mr. Bennet = 班纳特先生');
     expect(messages[0]?.content).not.toContain('Darcy');
-    expect(withTemplate).toBeLessThan(1.3);
+    expect(ratio).toBeLessThan(1.3);
     // The fixed part, measured alone: the share that a bigger page amortises.
     const [system] = buildTranslationMessages(['x'], 'en', 'zh');
-    expect(system?.content.length).toBeLessThan(260);
+    expect(countTokens(system?.content ?? '')).toBeLessThan(40);
   });
 
   it('retries a batch once when the model drops a marker', async () => {
