@@ -92,6 +92,11 @@ describe('sharing a private book with chosen AI features', () => {
     const denied = await restate(bob);
     expect(denied.status).toBe(403);
     expect(denied.data).toMatchObject({ key: 'insufficientPermissions', feature: 'restatement' });
+    const advanced = await t.call('POST', '/api/reader/ai/explain', {
+      token: bob,
+      body: { bookCode: code, blockId: 'c1-b2', selection: '通灵', language: 'en', stream: false, advanced: true },
+    });
+    expect(advanced.data).toMatchObject({ key: 'insufficientPermissions', feature: 'advancedExplanation' });
     expect(
       (
         await t.call('POST', '/api/reader/search', {
