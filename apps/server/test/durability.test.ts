@@ -49,6 +49,18 @@ async function api(base: string, pathName: string, init: RequestInit = {}, token
   return (await res.json()).data;
 }
 
+/** Polls the parse stage of an upload until it is no longer running (or a minute has passed). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the stage state as the API answers it
+async function parsed(base: string, requestId: string, token: string): Promise<any> {
+  const deadline = Date.now() + 60_000;
+  let state;
+  do {
+    await new Promise((r) => setTimeout(r, 300));
+    state = await api(base, `/api/book/analysis?requestId=${requestId}`, {}, token);
+  } while (state.status === 'running' && Date.now() < deadline);
+  return state;
+}
+
 describe('a worker killed in the middle of parsing', () => {
   const children: ChildProcess[] = [];
   let dataDir = '';
@@ -111,12 +123,7 @@ describe('a worker killed in the middle of parsing', () => {
     const second = startYidu(env);
     children.push(second);
     await waitHealthy(base);
-    const finished = Date.now() + 60_000;
-    let state;
-    do {
-      await new Promise((r) => setTimeout(r, 300));
-      state = await api(base, `/api/book/analysis?requestId=${requestId}`, {}, token);
-    } while (state.status === 'running' && Date.now() < finished);
+    const state = await parsed(base, requestId, token);
     expect(state).toMatchObject({ stage: 'parsingFile', status: 'done' });
     expect(state.result.chapters).toBeGreaterThan(10);
     second.kill('SIGTERM');
@@ -205,13 +212,7 @@ describe('a database restart while the server runs', () => {
       { method: 'POST', body: JSON.stringify({ fileId, bookName: 'After the restart', bookStatus: 0 }) },
       token,
     );
-    const parsed = Date.now() + 60_000;
-    let state;
-    do {
-      await new Promise((r) => setTimeout(r, 300));
-      state = await api(base, `/api/book/analysis?requestId=${requestId}`, {}, token);
-    } while (state.status === 'running' && Date.now() < parsed);
-    expect(state).toMatchObject({ stage: 'parsingFile', status: 'done' });
+    expect(await parsed(base, requestId, token)).toMatchObject({ stage: 'parsingFile', status: 'done' });
 
     yidu.kill('SIGTERM');
     await new Promise((resolve) => yidu.once('exit', resolve));

@@ -1,31 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage } from './browser.ts';
-import { activatedReader, api, corpus, uploadBook } from './fixtures.ts';
+import { activatedReader, api, startUpload, uploadBook } from './fixtures.ts';
 import { buttonName, wording } from './i18n.ts';
-
-/** Uploads a corpus file and starts its pipeline; returns the request id without waiting for the outcome. */
-async function startUpload(baseUrl: string, token: string, file: string, bookName: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([await readFile(path.join(corpus, file))]), path.basename(file));
-  const res = await fetch(`${baseUrl}/api/book/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const uploaded = (await res.json()) as { code: number; data: { fileId: string }; msg: string };
-  if (uploaded.code !== 0) throw new Error(`upload: ${uploaded.msg}`);
-  const { requestId } = await api<{ requestId: string }>(
-    baseUrl,
-    'POST',
-    '/book/saveNew',
-    { fileId: uploaded.data.fileId, bookName, bookStatus: 0 },
-    token,
-  );
-  return requestId;
-}
 
 async function parseOutcome(baseUrl: string, token: string, requestId: string): Promise<string> {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {

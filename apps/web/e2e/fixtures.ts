@@ -63,13 +63,13 @@ const STAGES: [string, string][] = [
   ['saving', '/book/saveBookById'],
 ];
 
-/** Uploads a corpus file and runs the pipeline (Path B) to the end; returns the book code. */
-export async function uploadBook(
+/** Uploads a corpus file and starts its pipeline (Path B); returns the request id without waiting. */
+export async function startUpload(
   baseUrl: string,
   token: string,
   file: string,
   bookName: string,
-  language = 'zh',
+  language?: string,
 ): Promise<string> {
   const form = new FormData();
   const bytes = await readFile(path.join(corpus, file));
@@ -85,9 +85,21 @@ export async function uploadBook(
     baseUrl,
     'POST',
     '/book/saveNew',
-    { fileId: uploaded.data.fileId, bookName, bookStatus: 0, language },
+    { fileId: uploaded.data.fileId, bookName, bookStatus: 0, ...(language ? { language } : {}) },
     token,
   );
+  return requestId;
+}
+
+/** Uploads a corpus file and runs the pipeline (Path B) to the end; returns the book code. */
+export async function uploadBook(
+  baseUrl: string,
+  token: string,
+  file: string,
+  bookName: string,
+  language = 'zh',
+): Promise<string> {
+  const requestId = await startUpload(baseUrl, token, file, bookName, language);
   let bookCode = '';
   for (const [stage, url] of STAGES) {
     const extra =

@@ -70,13 +70,12 @@ export const readerRoutes: FastifyPluginAsyncZod<{
         'x-accel-buffering': 'no',
       });
       const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const sendBlock = (block: { id: string; status: string; translation: string | null }) =>
+        send('block', { id: block.id, status: block.status, translation: block.translation });
 
       // Blocks that finished before the stream opened (perhaps after the client's own getPageData) come
       // first: the client merges block events by id, so nothing between its snapshot and this one is lost.
-      for (const block of initial.blocks) {
-        if (block.status !== 'pending')
-          send('block', { id: block.id, status: block.status, translation: block.translation });
-      }
+      for (const block of initial.blocks) if (block.status !== 'pending') sendBlock(block);
       const waiting = new Set(initial.blocks.filter((b) => b.status === 'pending').map((b) => b.id));
       let closed = false;
       let checking: Promise<void> | undefined;
@@ -94,7 +93,7 @@ export const readerRoutes: FastifyPluginAsyncZod<{
             for (const block of now.blocks) {
               if (waiting.has(block.id) && block.status !== 'pending') {
                 waiting.delete(block.id);
-                send('block', { id: block.id, status: block.status, translation: block.translation });
+                sendBlock(block);
               }
             }
             if (waiting.size === 0) {
