@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +28,41 @@ async function binaries(): Promise<{ postgres: string; initdb: string }> {
       `No embedded PostgreSQL for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to use an external server.`,
     );
   }
+}
+
+/** Whether every directory from `dir` up to / may be passed through by any user (o+x). */
+async function worldTraversable(dir: string): Promise<boolean> {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (((await stat(current)).mode & 0o001) === 0) return false;
+    if (current === path.dirname(current)) return true;
+  }
+}
+
+/**
+ * The binaries as the 'postgres' user can run them. A checkout inside a private directory (mode 0700,
+ * as `mktemp -d` makes) hides node_modules from that user: then they run from a copy in DATA_DIR,
+ * made once per package build (the copy is refreshed when the package's binary changes).
+ */
+async function runnableBinaries(
+  ids: { uid: number; gid: number } | undefined,
+  dataDir: string,
+): Promise<{ postgres: string; initdb: string }> {
+  const bin = await binaries();
+  if (!ids || (await worldTraversable(path.dirname(bin.initdb)))) return bin;
+  const native = path.dirname(path.dirname(bin.initdb));
+  const copy = path.join(dataDir, 'postgres-bin');
+  const source = await stat(bin.postgres);
+  const marker = path.join(copy, '.source');
+  const expected = `${bin.postgres} ${source.size} ${source.mtimeMs}`;
+  const current = await readFile(marker, 'utf8').catch(() => '');
+  if (current !== expected) {
+    await rm(copy, { recursive: true, force: true });
+    await cp(native, copy, { recursive: true, verbatimSymlinks: true });
+    await chmod(copy, 0o755);
+    await writeFile(marker, expected);
+  }
+  const inCopy = (file: string) => path.join(copy, path.relative(native, file));
+  return { postgres: inCopy(bin.postgres), initdb: inCopy(bin.initdb) };
 }
 
 /** PostgreSQL refuses to run as root: then it runs as the 'postgres' system user, created if needed. */
@@ -73,7 +108,7 @@ export async function startEmbeddedPostgres(options: {
   const ids = await runAsIds();
   // The 'postgres' user must be able to pass through DATA_DIR to its cluster (traverse, not list).
   if (ids) await chmod(options.dataDir, 0o711);
-  const bin = await binaries();
+  const bin = await runnableBinaries(ids, options.dataDir);
 
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     logger.info({ clusterDir }, 'creating the embedded PostgreSQL cluster');
