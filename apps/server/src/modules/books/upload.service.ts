@@ -312,13 +312,18 @@ export class UploadService {
       if (willRetry) throw error; // pg-boss runs it again with backoff
       const key = error instanceof StageFailure ? error.key : 'internalError';
       this.d.logger.warn({ requestId, stage, key, err: error }, 'upload stage failed');
-      const failed = await this.d.repo.updateRequest(request.id, {
+      if (request.auto_chain && stage === 'translatingTitle') {
+        // Path A goes on without a translated title (the original stays), never showing "failed" in
+        // between: a client polling the status would otherwise stop at that moment.
+        await this.d.repo.mergeResults(request.id, { [stage]: { errorKey: key } });
+        await this.advance((await this.d.repo.findRequest(request.id))!, 'saving');
+        return;
+      }
+      await this.d.repo.updateRequest(request.id, {
         status: 'failed',
         error_key: key,
         error_detail: String((error as Error).message).slice(0, 500),
       });
-      // Path A goes on without a translated title: the original title stays.
-      if (failed.auto_chain && stage === 'translatingTitle') await this.advance(failed, 'saving');
     } finally {
       clearInterval(beat);
     }
