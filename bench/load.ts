@@ -135,11 +135,13 @@ try {
   const ceiling = await run(`http://127.0.0.1:${ceilingPort}/ping`);
   const pageData = await run(pageUrl, { authorization: `Bearer ${token}` });
   const library = await run(`${base}/api/book/library`, { authorization: `Bearer ${token}` });
+  // Response size including headers: the ceiling answers a few bytes, a page several kilobytes.
+  const size = (r: autocannon.Result) => `${(r.throughput.total / r.requests.total / 1024).toFixed(1)} KB`;
   const row = (name: string, r: autocannon.Result) =>
-    `| ${name} | ${r.requests.average.toFixed(0)} | ${((r.requests.average / ceiling.requests.average) * 100).toFixed(1)}% | ${r.latency.p50} ms | ${r.latency.p99} ms | ${r.non2xx} |`;
+    `| ${name} | ${r.requests.average.toFixed(0)} | ${((r.requests.average / ceiling.requests.average) * 100).toFixed(1)}% | ${r.latency.p50} ms | ${r.latency.p99} ms | ${size(r)} | ${r.non2xx} |`;
   const table = [
-    `| call (${CONNECTIONS} connections, ${DURATION} s) | requests/s | of ceiling | p50 | p99 | non-2xx |`,
-    '|---|---:|---:|---:|---:|---:|',
+    `| call (${CONNECTIONS} connections, ${DURATION} s) | requests/s | of ceiling | p50 | p99 | response | non-2xx |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
     row('ceiling: minimal Fastify route', ceiling),
     row('GET /api/reader/getPageData (cached)', pageData),
     row('GET /api/book/library', library),

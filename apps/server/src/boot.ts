@@ -17,6 +17,7 @@ import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
 import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
+import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
 
@@ -90,7 +91,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     const reloadEnginesLogged = () =>
       void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed'));
     notifier.subscribe(ENGINES_TOPIC, reloadEnginesLogged);
+    notifier.subscribe(ACCESS_TOPIC, (change) => services.access.emit(change as AccessChange));
     notifier.subscribe(RECONNECTED_TOPIC, () => {
+      services.access.emit(null);
       services.reader.forgetAll();
       reloadEnginesLogged();
     });

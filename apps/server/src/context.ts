@@ -4,6 +4,7 @@ import type { SmsSender } from './engines/sms/sms.ts';
 import type { FileStorage } from './engines/storage/storage.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
+import { AccessEvents } from './lib/access-events.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
@@ -57,20 +58,23 @@ export interface Services {
   feedback: FeedbackService;
   limiter: RateLimiter;
   signer: UrlSigner;
+  /** Changes of access, which the in-memory session and book caches follow. */
+  access: AccessEvents;
 }
 
 export function createServices(infra: Infrastructure): Services {
-  const usersRepo = new UsersRepo(infra.db);
-  const sessions = new SessionsRepo(infra.db);
+  const access = new AccessEvents();
+  const usersRepo = new UsersRepo(infra.db, access);
+  const sessions = new SessionsRepo(infra.db, access);
   const codes = new CodesRepo(infra.db);
   const invites = new InvitesRepo(infra.db);
   const points = new PointsRepo();
   const limiter = new RateLimiter(infra.db);
   const signer = new UrlSigner(infra.config.appSecret);
   const avatarUrl = (key: string) => signer.sign(`/api/media/${key}`);
-  const auth = new AuthService({ ...infra, usersRepo, sessions, codes, invites, points, limiter, avatarUrl });
-  const booksRepo = new BooksRepo(infra.db);
-  const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger });
+  const auth = new AuthService({ ...infra, usersRepo, sessions, codes, invites, points, limiter, avatarUrl, access });
+  const booksRepo = new BooksRepo(infra.db, access);
+  const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger, access });
   const pointsService = new PointsService(infra.db);
   const translation = new TranslationService({
     db: infra.db,
@@ -122,6 +126,7 @@ export function createServices(infra: Infrastructure): Services {
       storage: infra.storage,
       db: infra.db,
       logger: infra.logger,
+      access,
     }),
     admin: new AdminService({ ...infra, usersRepo, invites, auth, enabledEngines: () => translation.enabledEngines() }),
     books,
@@ -143,5 +148,6 @@ export function createServices(infra: Infrastructure): Services {
     }),
     limiter,
     signer,
+    access,
   };
 }

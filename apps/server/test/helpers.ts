@@ -55,7 +55,8 @@ export async function createTestDatabase(): Promise<string> {
  * `env` overrides the test defaults, exactly as environment variables would.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const databaseUrl = await createTestDatabase();
+  // A DATABASE_URL in `env` makes a second process of the same deployment (several API processes).
+  const databaseUrl = env.DATABASE_URL ?? (await createTestDatabase());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-test-data-'));
   const loaded = loadConfig(
     {

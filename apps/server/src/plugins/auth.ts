@@ -35,7 +35,18 @@ export function createGuards(auth: AuthService) {
     await requireUser(request, reply);
     if (request.auth!.user.role !== 'admin') throw fail('insufficientPermissions');
   };
-  return { requireUser, requireAdmin };
+  /**
+   * requireUser for the hottest read-only calls (reader pages): the session may come from memory.
+   * Revocation acts as at once as with requireUser; the user's balance and settings on request.auth
+   * may lag a moment, so such calls must not decide anything on them.
+   */
+  const requireUserCached = async (request: FastifyRequest, _reply: FastifyReply) => {
+    const token = bearerToken(request);
+    const found = token ? await auth.authenticateCached(token) : undefined;
+    if (!found) throw fail('unauthorized');
+    request.auth = found;
+  };
+  return { requireUser, requireAdmin, requireUserCached };
 }
 
 export type Guards = ReturnType<typeof createGuards>;

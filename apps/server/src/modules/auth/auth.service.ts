@@ -18,6 +18,7 @@ import type { SmsSender } from '../../engines/sms/sms.ts';
 import { smsCodeText } from '../../engines/sms/sms.ts';
 import { AppError, fail } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { AccessCache, type AccessEvents } from '../../lib/access-events.ts';
 import { randomCode, randomDigits, randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { maskEmail, maskPhone } from '../../lib/mask.ts';
@@ -57,13 +58,21 @@ interface Deps {
   points: PointsRepo;
   limiter: RateLimiter;
   avatarUrl: AvatarUrl;
+  access?: AccessEvents;
 }
+
+/** How long a session may be served from memory without looking again (changes drop it at once). */
+const SESSION_CACHE_MS = 60_000;
+const SESSION_CACHE_SIZE = 20_000;
 
 /** Registration, activation, login, sessions, verification codes and password resets. */
 export class AuthService {
   private readonly d: Deps;
+  /** Live sessions by token hash, for the hottest read-only calls (see authenticateCached). */
+  private readonly liveSessions: AccessCache<Authenticated & { userId: number }>;
   constructor(deps: Deps) {
     this.d = deps;
+    this.liveSessions = new AccessCache(deps.access, { maxEntries: SESSION_CACHE_SIZE, maxAgeMs: SESSION_CACHE_MS });
   }
 
   // ---------- registration ----------
@@ -456,6 +465,30 @@ export class AuthService {
     const found = await this.d.sessions.findLive(sha256(token));
     if (!found || found.user.status !== 'active') return undefined;
     if (Date.now() - found.session.last_seen_at.getTime() > 60_000) await this.d.sessions.touch(found.session.id);
+    return found;
+  }
+
+  /**
+   * Like authenticate, from memory when this process has seen the session lately. Revocation, a
+   * changed or disabled user, and expiry act at once (AccessEvents); the user's balance and settings
+   * may lag by the moment a notification takes, so callers that spend points read them afresh.
+   */
+  async authenticateCached(token: string): Promise<Authenticated | undefined> {
+    const hash = sha256(token);
+    const hit = this.liveSessions.get(hash);
+    const now = Date.now();
+    if (hit && hit.session.expires_at.getTime() > now) {
+      if (now - hit.session.last_seen_at.getTime() > 60_000) {
+        hit.session.last_seen_at = new Date(now);
+        this.d.sessions
+          .touch(hit.session.id)
+          .catch((error) => this.d.logger.warn({ err: error }, 'session touch failed'));
+      }
+      return hit;
+    }
+    const generation = this.liveSessions.generation;
+    const found = await this.authenticate(token);
+    if (found) this.liveSessions.set(hash, { ...found, userId: found.user.id }, generation);
     return found;
   }
 

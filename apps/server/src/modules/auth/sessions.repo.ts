@@ -1,11 +1,15 @@
 import { sql } from 'kysely';
+import type { AccessEvents } from '../../lib/access-events.ts';
 import type { Db } from '../../db/client.ts';
 import type { SessionRow, UserRow } from '../../db/schema.ts';
 
 export class SessionsRepo {
   private readonly db: Db;
-  constructor(db: Db) {
+  /** Told after each write that can take access away (the database triggers tell other processes). */
+  private readonly access: AccessEvents | undefined;
+  constructor(db: Db, access?: AccessEvents) {
     this.db = db;
+    this.access = access;
   }
 
   async create(session: {
@@ -116,16 +120,19 @@ export class SessionsRepo {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.access?.emit({ userId });
     return Number(result.numUpdatedRows) === 1;
   }
 
   async revoke(id: number): Promise<void> {
-    await this.db
+    const revoked = await this.db
       .updateTable('sessions')
       .set({ revoked_at: new Date() })
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
-      .execute();
+      .returning('user_id')
+      .executeTakeFirst();
+    if (revoked) this.access?.emit({ userId: revoked.user_id });
   }
 
   /** Revokes every live session of a user but `keepSessionId`. */
@@ -137,6 +144,7 @@ export class SessionsRepo {
       .where('revoked_at', 'is', null);
     if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId);
     const result = await query.executeTakeFirst();
+    this.access?.emit({ userId });
     return Number(result.numUpdatedRows);
   }
 }

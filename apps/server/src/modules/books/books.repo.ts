@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import type { AccessEvents } from '../../lib/access-events.ts';
 import type {
   BookBlocksTable,
   BookChaptersTable,
@@ -37,8 +38,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
 /** The only place with SQL about files, books, personal libraries and upload requests. */
 export class BooksRepo {
   private readonly db: Db;
-  constructor(db: Db) {
+  /** Told after each write that can take access away (the database triggers tell other processes). */
+  private readonly access: AccessEvents | undefined;
+  constructor(db: Db, access?: AccessEvents) {
     this.db = db;
+    this.access = access;
   }
 
   // ---------- files and upload counts ----------
@@ -153,17 +157,20 @@ export class BooksRepo {
     return this.db.insertInto('books').values(book).returningAll().executeTakeFirstOrThrow();
   }
 
-  updateBook(id: number, patch: Updateable<BooksTable>): Promise<BookRow> {
-    return this.db
+  async updateBook(id: number, patch: Updateable<BooksTable>): Promise<BookRow> {
+    const updated = await this.db
       .updateTable('books')
       .set({ ...patch, updated_at: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    this.access?.emit({ bookId: id });
+    return updated;
   }
 
   async deleteBook(id: number): Promise<void> {
     await this.db.deleteFrom('books').where('id', '=', id).execute();
+    this.access?.emit({ bookId: id });
   }
 
   /** Replaces a book's chapters, blocks and images in one transaction (parsing is retried safely). */
@@ -312,6 +319,7 @@ export class BooksRepo {
         .where('id', '=', copy.book_id)
         .execute();
     });
+    this.access?.emit({ bookId: copy.book_id });
   }
 
   async copiesCount(bookId: number): Promise<number> {

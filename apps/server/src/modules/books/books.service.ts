@@ -14,6 +14,7 @@ import type { BookRow, UserBookRow, UserRow } from '../../db/schema.ts';
 import { ImageError, toJpeg } from '../../engines/images/images.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import { fail } from '../../http/errors.ts';
+import { AccessCache, type AccessEvents } from '../../lib/access-events.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { UrlSigner } from '../../lib/signing.ts';
 import type { BookView, BooksRepo } from './books.repo.ts';
@@ -26,13 +27,31 @@ interface Deps {
   storage: FileStorage;
   signer: UrlSigner;
   logger: Logger;
+  access?: AccessEvents;
+}
+
+/** How long a book's access may be served from memory without looking again (changes drop it at once). */
+const ACCESS_CACHE_MS = 60_000;
+const ACCESS_CACHE_SIZE = 50_000;
+
+/** Access that needs no share: the owner, an admin, a public book, or a copy the user took themselves. */
+function hasOpenAccess(book: BookRow, user: UserRow, copy: UserBookRow | undefined): boolean {
+  return (
+    book.owner_id === user.id ||
+    user.role === 'admin' ||
+    (book.visibility === 1 && !book.public_deleted) ||
+    (copy !== undefined && copy.source !== 'share')
+  );
 }
 
 /** Libraries, book details, the user's copy and the public book, covers. */
 export class BooksService {
   private readonly d: Deps;
+  /** Book views that do not depend on a share (see viewCached). */
+  private readonly openViews: AccessCache<BookView & { userId: number; bookId: number }>;
   constructor(deps: Deps) {
     this.d = deps;
+    this.openViews = new AccessCache(deps.access, { maxEntries: ACCESS_CACHE_SIZE, maxAgeMs: ACCESS_CACHE_MS });
   }
 
   // ---------- presenting ----------
@@ -87,8 +106,7 @@ export class BooksService {
   private async access(book: BookRow, user: UserRow, copy: UserBookRow | undefined): Promise<AiFeature[] | undefined> {
     const privileged = book.owner_id === user.id || user.role === 'admin';
     if (book.status !== 'ready' && !privileged) return undefined;
-    if (privileged || (book.visibility === 1 && !book.public_deleted) || (copy && copy.source !== 'share'))
-      return [...AI_FEATURES];
+    if (hasOpenAccess(book, user, copy)) return [...AI_FEATURES];
     if (!copy) return undefined;
     const granted = await this.d.repo.grantedFeatures(user.id, book.id);
     return granted.length > 0 || (await this.d.repo.hasActiveGrant(user.id, book.id)) ? granted : undefined;
@@ -106,6 +124,22 @@ export class BooksService {
     const features = await this.access(book, user, copy);
     if (!features) throw fail('bookNotFound');
     return { book, copy, features };
+  }
+
+  /**
+   * view() from memory for the reader's pages. Only access that holds until the book, the copy or the
+   * user changes is kept (AccessEvents drop it then); access through a share may expire at any moment,
+   * so it is looked up every time.
+   */
+  async viewCached(user: UserRow, code: string): Promise<BookView> {
+    const key = `${user.id}:${code}`;
+    const hit = this.openViews.get(key);
+    if (hit) return hit;
+    const generation = this.openViews.generation;
+    const view = await this.view(user, code);
+    if (hasOpenAccess(view.book, user, view.copy))
+      this.openViews.set(key, { ...view, userId: user.id, bookId: view.book.id }, generation);
+    return view;
   }
 
   // ---------- lists ----------

@@ -24,6 +24,9 @@ export type PricedAction = keyof typeof DEFAULT_PRICES;
 /** Other processes see a new price within this time. */
 const PRICE_CACHE_MS = 5_000;
 
+/** What decides whether a user can pay: their balance and whether they confirm each charge. */
+export type Payer = Pick<UserRow, 'deduct_mode' | 'points_balance'>;
+
 export interface Charge {
   points: number;
   reason: string;
@@ -64,7 +67,7 @@ export class PointsService {
    * Checks before work starts: in 'deductAfterConfirmation' mode an unconfirmed paid action answers a
    * quote (pointsConfirmationRequired with the price); a balance below the price answers insufficientPoints.
    */
-  assertCanPay(user: UserRow, points: number, confirmed: boolean, quote: Record<string, unknown> = {}): void {
+  assertCanPay(user: Payer, points: number, confirmed: boolean, quote: Record<string, unknown> = {}): void {
     if (points <= 0) return;
     if (user.deduct_mode === 'deductAfterConfirmation' && !confirmed)
       throw fail('pointsConfirmationRequired', { points, ...quote });
@@ -180,6 +183,15 @@ export class PointsService {
     if (!user) throw fail('notFound');
     await this.credit(userId, points, 'adminGrant', `grant:${requestId}`, detail);
     return this.balance(userId);
+  }
+
+  /** The user's balance and deduction mode as they are now. */
+  payer(userId: number): Promise<Payer> {
+    return this.db
+      .selectFrom('users')
+      .select(['deduct_mode', 'points_balance'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
   }
 
   private async balance(userId: number, db: Db = this.db): Promise<number> {

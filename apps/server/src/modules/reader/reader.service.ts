@@ -24,6 +24,10 @@ interface Chargeable {
 
 interface CachedPage {
   data: Omit<PageData, 'charge'>;
+  /** `data` as JSON, made once. */
+  json: string;
+  /** Whole response envelopes by the charge they carry (most readers pay the same), encoded once. */
+  envelopes: Map<string, Buffer>;
   chargeable: Chargeable[];
 }
 
@@ -109,6 +113,56 @@ export class ReaderService {
     return charged;
   }
 
+  /** The book and target language of a page request, or the error the reader gets. */
+  private async locate(user: UserRow, code: string, language: string, page: number) {
+    const { book } = await this.d.books.viewCached(user, code);
+    const target = findLanguage(language);
+    if (!target) throw fail('noSuchLanguage');
+    if (book.status !== 'ready' || page > book.page_count) throw fail('notFound', { pageCount: book.page_count });
+    return { book, target };
+  }
+
+  /**
+   * A finished page from memory with this reader's charge, when nothing needs the database: the page
+   * is cached and, when translated, already charged to this reader.
+   */
+  private async fromMemory(
+    userId: number,
+    bookId: number,
+    lang: string,
+    page: number,
+  ): Promise<{ page: CachedPage; charge: PageData['charge'] } | undefined> {
+    const cached = this.pages.get(`${bookId}:${lang}:${page}`);
+    if (!cached) return undefined;
+    if (!cached.data.translated) return { page: cached, charge: null };
+    if (!(await this.isCharged(userId, pageChargeKey(bookId, lang, page)))) return undefined;
+    return { page: cached, charge: { points: await this.pointsFor(cached.chargeable, userId), charged: true } };
+  }
+
+  /**
+   * The whole response envelope of getPageData as JSON, when the page can be answered from memory
+   * (the common case of turning pages of a translated book); undefined sends the caller to pageData.
+   * The page's JSON is made once when it is cached, and encoded once per charge, not at every request.
+   */
+  async pageEnvelopeFromMemory(
+    user: UserRow,
+    code: string,
+    language: string,
+    page: number,
+  ): Promise<Buffer | undefined> {
+    const { book, target } = await this.locate(user, code, language, page);
+    const found = await this.fromMemory(user.id, book.id, target.code, page);
+    if (!found) return undefined;
+    const charge = JSON.stringify(found.charge);
+    const { envelopes } = found.page;
+    let envelope = envelopes.get(charge);
+    if (!envelope) {
+      envelope = Buffer.from(`{"code":0,"msg":"ok","data":${found.page.json.slice(0, -1)},"charge":${charge}}}`);
+      if (envelopes.size < 16) envelopes.set(charge, envelope);
+    }
+    return envelope;
+  }
+
   async pageData(
     user: UserRow,
     code: string,
@@ -116,20 +170,10 @@ export class ReaderService {
     page: number,
     options: { confirm?: boolean; retry?: string[] } = {},
   ): Promise<PageData> {
-    const { book } = await this.d.books.view(user, code);
-    const target = findLanguage(language);
-    if (!target) throw fail('noSuchLanguage');
-    if (book.status !== 'ready' || page > book.page_count) throw fail('notFound', { pageCount: book.page_count });
-
+    const { book, target } = await this.locate(user, code, language, page);
     const cacheKey = `${book.id}:${target.code}:${page}`;
-    const cached = options.retry?.length ? undefined : this.pages.get(cacheKey);
-    if (cached) {
-      if (!cached.data.translated) return { ...cached.data, charge: null };
-      const chargeKey = pageChargeKey(book.id, target.code, page);
-      if (await this.isCharged(user.id, chargeKey)) {
-        return { ...cached.data, charge: { points: await this.pointsFor(cached.chargeable, user.id), charged: true } };
-      }
-    }
+    const found = options.retry?.length ? undefined : await this.fromMemory(user.id, book.id, target.code, page);
+    if (found) return { ...found.page.data, charge: found.charge };
 
     let chargedAlready = false;
     const blocks = await this.repo.pageBlocks(book.id, page);
@@ -151,7 +195,8 @@ export class ReaderService {
         : [];
       if ((missing.length > 0 || retry.length > 0) && !alreadyCharged) {
         const quote = await this.quote(wanted, have, user.id);
-        this.d.points.assertCanPay(user, quote.points, options.confirm ?? false, {
+        // The caller's session may come from memory: balance and deduction mode are read afresh.
+        this.d.points.assertCanPay(await this.d.points.payer(user.id), quote.points, options.confirm ?? false, {
           characters: quote.characters,
           action: 'translation',
           page,
@@ -212,7 +257,12 @@ export class ReaderService {
     const complete = wanted.every((b) => byseq.get(b.seq)?.status === 'done' || byseq.get(b.seq)?.status === 'failed');
     if (complete) {
       const { charge: _charge, ...data } = out;
-      this.remember(cacheKey, { data, chargeable: chargeableOf(wanted, byseq) });
+      this.remember(cacheKey, {
+        data,
+        json: JSON.stringify(data),
+        envelopes: new Map(),
+        chargeable: chargeableOf(wanted, byseq),
+      });
     }
     return out;
   }

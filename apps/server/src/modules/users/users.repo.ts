@@ -1,12 +1,16 @@
 import { sql } from 'kysely';
+import type { AccessEvents } from '../../lib/access-events.ts';
 import type { Db } from '../../db/client.ts';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
 
 /** The only place with SQL about users. */
 export class UsersRepo {
   private readonly db: Db;
-  constructor(db: Db) {
+  /** Told after each write that can take access away (the database triggers tell other processes). */
+  private readonly access: AccessEvents | undefined;
+  constructor(db: Db, access?: AccessEvents) {
     this.db = db;
+    this.access = access;
   }
 
   findById(id: number): Promise<UserRow | undefined> {
@@ -70,13 +74,15 @@ export class UsersRepo {
     return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   }
 
-  update(id: number, changes: UserUpdate): Promise<UserRow | undefined> {
-    return this.db
+  async update(id: number, changes: UserUpdate): Promise<UserRow | undefined> {
+    const updated = await this.db
       .updateTable('users')
       .set({ ...changes, updated_at: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+    this.access?.emit({ userId: id });
+    return updated;
   }
 
   async recordLogin(id: number): Promise<void> {

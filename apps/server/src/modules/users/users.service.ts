@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { ImageError, imageKind, squareJpeg } from '../../engines/images/images.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import { fail } from '../../http/errors.ts';
+import type { AccessEvents } from '../../lib/access-events.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { Authenticated, AuthService } from '../auth/auth.service.ts';
@@ -27,6 +28,7 @@ export class UsersService {
   private readonly storage: FileStorage;
   private readonly db: Db;
   private readonly logger: Logger;
+  private readonly access: AccessEvents | undefined;
   constructor(deps: {
     usersRepo: UsersRepo;
     auth: AuthService;
@@ -35,6 +37,7 @@ export class UsersService {
     storage: FileStorage;
     db: Db;
     logger: Logger;
+    access?: AccessEvents;
   }) {
     this.usersRepo = deps.usersRepo;
     this.auth = deps.auth;
@@ -43,6 +46,7 @@ export class UsersService {
     this.storage = deps.storage;
     this.db = deps.db;
     this.logger = deps.logger;
+    this.access = deps.access;
   }
 
   /** A new avatar: any common image, cropped to its centre square, 256 px, re-encoded (no EXIF). */
@@ -79,6 +83,8 @@ export class UsersService {
       );
       await trx.deleteFrom('users').where('id', '=', auth.user.id).execute();
     });
+    // The deleted books are forgotten with their notifications; the sessions must be at once.
+    this.access?.emit({ userId: auth.user.id });
     if (auth.user.avatar?.startsWith('avatars/')) await this.storage.delete(auth.user.avatar).catch(() => {});
     this.logger.info({ userId: auth.user.id }, 'account deleted');
   }
