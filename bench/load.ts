@@ -3,7 +3,8 @@
  * listing, under 100 concurrent connections on 127.0.0.1, against a minimal Fastify route measured in
  * the same run as the ceiling. Yidu and the ceiling each run in their own process; autocannon here.
  *
- *   node bench/load.ts          (from the repository root; needs ../shared/corpus)
+ *   node bench/load.ts            (from the repository root; needs ../shared/corpus)
+ *   node bench/load.ts --profile  (also writes a CPU profile of the Yidu process to bench/results/)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(root, '../shared/corpus');
 const CONNECTIONS = 100;
 const DURATION = 10;
+const PROFILE = process.argv.includes('--profile');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -60,6 +62,7 @@ function run(url: string, headers: Record<string, string> = {}) {
   );
 }
 
+const profileFlags = ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/results/profile')}`];
 const children: ChildProcess[] = [];
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-load-'));
 const translator = await startFakeMicrosoft();
@@ -73,7 +76,7 @@ try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   children.push(
-    spawn(process.execPath, ['apps/server/src/main.ts'], {
+    spawn(process.execPath, [...(PROFILE ? profileFlags : []), 'apps/server/src/main.ts'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
@@ -164,8 +167,17 @@ try {
     ),
   );
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 3000));
+  // The server writes its CPU profile when it exits, after its graceful shutdown.
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+          setTimeout(resolve, 30_000).unref();
+        }),
+    ),
+  );
   await translator.close();
   await rm(dataDir, { recursive: true, force: true });
 }
