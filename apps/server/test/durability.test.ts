@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/db/embedded.ts';
+import { startFakeMicrosoft, type FakeMicrosoft } from '../src/engines/translation/testing/fake-servers.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { CORPUS, createTestDatabase, STRONG_PASSWORD } from './helpers.ts';
 
@@ -218,4 +219,165 @@ describe('a database restart while the server runs', () => {
     await new Promise((resolve) => yidu.once('exit', resolve));
     expect(yidu.exitCode).toBe(0);
   }, 150_000);
+});
+
+describe('kill -9 in the middle of OCR, of a translation batch and of a points charge', () => {
+  const children: ChildProcess[] = [];
+  let dataDir = '';
+  let fake: FakeMicrosoft | undefined;
+  let db: pg.Client | undefined;
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await db?.end();
+    await fake?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes every book and page after a restart, pays nothing twice, and keeps every balance equal to its ledger', async () => {
+    fake = await startFakeMicrosoft();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-kill-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const databaseUrl = await createTestDatabase();
+    const env = {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+      STAGE_STALE_SECONDS: '2',
+      WEB_DIST_DIR: dataDir,
+      MICROSOFT_TRANSLATOR_ENDPOINT: fake.url,
+      // The test polls faster than any reader would.
+      RATE_LIMIT_PER_MINUTE: '100000',
+    };
+    db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    let yidu: ChildProcess;
+    const start = async () => {
+      yidu = startYidu(env);
+      children.push(yidu);
+      await waitHealthy(base);
+    };
+    const kill = async () => {
+      const dying = yidu;
+      dying.kill('SIGKILL');
+      await new Promise((resolve) => dying.once('exit', resolve));
+    };
+    const until = async (what: string, ready: () => Promise<boolean>) => {
+      const deadline = Date.now() + 60_000;
+      while (!(await ready())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await start();
+    const { token } = await api(base, '/api/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ method: 'email', email: 'faults@example.com', password: STRONG_PASSWORD }),
+    });
+    const upload = async (file: string, options: Record<string, unknown>) => {
+      const form = new FormData();
+      form.append('file', new Blob([await readFile(path.join(CORPUS, file))]), path.basename(file));
+      const { fileId } = await api(base, '/api/book/upload', { method: 'POST', body: form }, token);
+      const saved = await api(
+        base,
+        '/api/book/saveNew',
+        { method: 'POST', body: JSON.stringify({ fileId, bookName: path.basename(file), bookStatus: 0, ...options }) },
+        token,
+      );
+      return saved.requestId as string;
+    };
+
+    // 1. OCR: a scanned page read with forced OCR; killed once the text layer is read and OCR runs.
+    const scanned = await upload('pdf/en-scanned-huckfinn-page-image-only.pdf', { forceOCR: true });
+    await until('OCR to start', async () => {
+      const state = await api(base, `/api/book/analysis?requestId=${scanned}`, {}, token);
+      // Progress passes 0.36 when the text layer is read and 0.81 when OCR is over.
+      if (state.status === 'done' || state.progress > 0.8) throw new Error('OCR finished before the kill');
+      return state.status === 'running' && state.progress > 0.3;
+    });
+    await kill();
+    await start();
+    expect(await parsed(base, scanned, token)).toMatchObject({ stage: 'parsingFile', status: 'done' });
+    const ocrCharges = await db.query(
+      `SELECT count(*)::int AS n FROM points_ledger WHERE reason = 'bookProcessing' AND (detail->>'ocrPages')::int = 1`,
+    );
+    expect(ocrCharges.rows[0].n).toBe(1);
+
+    // 2. A translation batch: killed while the engine is working on the page's first request.
+    const requestId = await upload('txt/en-pride-and-prejudice-cp1252-crlf.txt', { language: 'zh' });
+    let bookCode = '';
+    for (const stage of ['analysis', 'languageDetection', 'translationBookName', 'saveBookById']) {
+      await until(stage, async () => {
+        const state = await api(base, `/api/book/${stage}?requestId=${requestId}`, {}, token);
+        if (state.status === 'failed') throw new Error(`${stage} failed: ${state.message}`);
+        if (state.status === 'done' && stage === 'saveBookById') bookCode = state.result.bookCode;
+        return state.status === 'done';
+      });
+    }
+    const page = (n: number) => `/api/reader/getPageData?bookCode=${bookCode}&language=zh&page=${n}`;
+    fake.setBehaviour({ latencyMs: 5_000 });
+    fake.resetStats();
+    await api(base, page(2), {}, token);
+    await until('the engine to be asked', async () => fake!.inFlight > 0);
+    await kill();
+    fake.setBehaviour({});
+    await start();
+    let complete: { blocks: { status: string }[]; charge: { charged: boolean } | null } | undefined;
+    await until('page 2 after the restart', async () => {
+      complete = await api(base, page(2), {}, token);
+      if (!complete?.blocks) throw new Error(`page 2: ${JSON.stringify(complete)}`);
+      return complete.blocks.every((b) => b.status !== 'pending');
+    });
+    expect(complete!.blocks.every((b) => b.status === 'done')).toBe(true);
+    expect(complete!.charge).toMatchObject({ charged: true });
+
+    // 3. A points charge: the page's charge waits on the ledger (locked here) and the process dies there.
+    await until('page 3 translated ahead', async () => {
+      const rows = await db!.query(
+        `SELECT count(*) FILTER (WHERE t.status = 'pending')::int AS pending, count(*)::int AS n
+           FROM book_translations t JOIN books b ON b.id = t.book_id JOIN book_blocks k ON k.book_id = b.id AND k.seq = t.seq
+          WHERE b.code = $1 AND t.target_lang = 'zh' AND k.page = 3`,
+        [bookCode],
+      );
+      return rows.rows[0].n > 0 && rows.rows[0].pending === 0;
+    });
+    const locker = new pg.Client({ connectionString: databaseUrl });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE points_ledger IN EXCLUSIVE MODE');
+    const reading = api(base, page(3), {}, token).catch(() => 'connection lost');
+    await until('the charge to wait on the ledger', async () => {
+      const waiting = await db!.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%points_ledger%'`,
+      );
+      return waiting.rows[0].n > 0;
+    });
+    await kill();
+    expect(await reading).toBe('connection lost');
+    await locker.query('COMMIT');
+    await locker.end();
+    await start();
+    const third = await api(base, page(3), {}, token);
+    expect(third.charge).toMatchObject({ charged: true });
+
+    const charges = await db.query(
+      `SELECT idempotency_key, count(*)::int AS n FROM points_ledger WHERE reason = 'translation' GROUP BY 1 ORDER BY 1`,
+    );
+    expect(charges.rows.map((r) => r.idempotency_key)).toEqual([
+      expect.stringMatching(/:2$/),
+      expect.stringMatching(/:3$/),
+    ]);
+    expect(charges.rows.every((r) => r.n === 1)).toBe(true);
+    const mismatched = await db.query(
+      `SELECT u.id FROM users u LEFT JOIN points_ledger l ON l.user_id = u.id GROUP BY u.id, u.points_balance
+        HAVING u.points_balance <> coalesce(sum(CASE WHEN l.type = 'income' THEN l.points ELSE -l.points END), 0)`,
+    );
+    expect(mismatched.rows).toEqual([]);
+    yidu!.kill('SIGTERM');
+    await new Promise((resolve) => yidu!.once('exit', resolve));
+  }, 240_000);
 });

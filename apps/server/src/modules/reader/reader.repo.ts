@@ -8,8 +8,12 @@ export type TranslationRow = Selectable<BookTranslationsTable>;
 /** Block types that are read as text and so translated. */
 export const TRANSLATABLE = ['heading', 'paragraph', 'quote', 'listItem', 'footnote', 'table'] as const;
 
-/** A pending translation whose worker has not touched it for this long is claimed again. */
-const STALE_CLAIM = sql`interval '2 minutes'`;
+/**
+ * A claim not renewed for this long belongs to a worker that died: another may take the blocks. The
+ * translating worker renews its claims every CLAIM_RENEW_MS while it waits on the engines.
+ */
+const STALE_CLAIM = sql`interval '30 seconds'`;
+export const CLAIM_RENEW_MS = 10_000;
 
 /** The only place with SQL about book pages and their translations. */
 export class ReaderRepo {
@@ -107,6 +111,19 @@ export class ReaderRepo {
       .orderBy('seq')
       .execute();
     return blocks.map((b) => ({ ...b, requested_by: by.get(b.seq) ?? null }));
+  }
+
+  /** Keeps a worker's claim on blocks it is still translating (see STALE_CLAIM). */
+  async renewClaims(bookId: number, lang: string, seqs: number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.db
+      .updateTable('book_translations')
+      .set({ updated_at: new Date() })
+      .where('book_id', '=', bookId)
+      .where('target_lang', '=', lang)
+      .where('seq', 'in', seqs)
+      .where('status', '=', 'pending')
+      .execute();
   }
 
   async saveDone(

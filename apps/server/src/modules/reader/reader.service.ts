@@ -10,7 +10,7 @@ import type { PointsService } from '../points/points.service.ts';
 import type { GlossaryService } from '../translation/glossary.service.ts';
 import type { TranslationService } from '../translation/translation.service.ts';
 import { escapeText, sourceHash } from '../translation/translation.service.ts';
-import { ReaderRepo, TRANSLATABLE, type BlockRow, type TranslationRow } from './reader.repo.ts';
+import { CLAIM_RENEW_MS, ReaderRepo, TRANSLATABLE, type BlockRow, type TranslationRow } from './reader.repo.ts';
 
 /** Announces that a page's translations changed; every process drops its cached copy. */
 export const PAGES_TOPIC = 'pages';
@@ -47,7 +47,7 @@ export const translationTopic = (bookId: number, lang: string) => `tr:${bookId}:
 /** The first batch holds one block, so the first paragraph reaches the reader after one engine round trip. */
 const FIRST_BATCH = 1;
 /** Same as the claim timeout of ReaderRepo.claimPending. */
-const STALE_PENDING_MS = 2 * 60_000;
+const STALE_PENDING_MS = 30_000;
 /** The rest is spread over the engine's other concurrent requests, at most this many blocks each. */
 const MAX_BATCH_BLOCKS = 12;
 
@@ -455,6 +455,40 @@ export class ReaderService {
     const parallel = Math.max(1, this.d.translation.concurrencyFor(preferred) - 1);
     const size = Math.min(MAX_BATCH_BLOCKS, Math.max(1, Math.ceil((rest.length - FIRST_BATCH) / parallel)));
     const batches = rest.length > 0 ? [rest.slice(0, FIRST_BATCH), ...chunk(rest.slice(FIRST_BATCH), size)] : [];
+    // While the engines work, the claim stays this worker's; if the process dies, it lapses in 30 s.
+    const lease = setInterval(
+      () =>
+        void this.repo
+          .renewClaims(
+            bookId,
+            lang,
+            rest.map((b) => b.seq),
+          )
+          .catch((error) => this.d.logger.warn({ err: error }, 'could not renew translation claims')),
+      CLAIM_RENEW_MS,
+    );
+    try {
+      await this.translateBatches(bookId, lang, page, batches, { from, to, preferred, glossary, book, topic });
+    } finally {
+      clearInterval(lease);
+    }
+  }
+
+  private async translateBatches(
+    bookId: number,
+    lang: string,
+    page: number,
+    batches: BlockRow[][],
+    job: {
+      from: LanguageCode | 'auto';
+      to: LanguageCode;
+      preferred: string | null | undefined;
+      glossary: { source: string; target: string }[];
+      book: { glossary_version: number };
+      topic: string;
+    },
+  ): Promise<void> {
+    const { from, to, preferred, glossary, book, topic } = job;
     await Promise.all(
       batches.map(async (batch) => {
         try {
