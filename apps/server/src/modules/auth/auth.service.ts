@@ -63,7 +63,7 @@ interface Deps {
 
 /** How long a session may be served from memory without looking again (changes drop it at once). */
 const SESSION_CACHE_MS = 60_000;
-const SESSION_CACHE_SIZE = 20_000;
+const SESSION_CACHE_SIZE = 10_000;
 
 /** Registration, activation, login, sessions, verification codes and password resets. */
 export class AuthService {

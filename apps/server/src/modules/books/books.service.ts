@@ -32,7 +32,7 @@ interface Deps {
 
 /** How long a book's access may be served from memory without looking again (changes drop it at once). */
 const ACCESS_CACHE_MS = 60_000;
-const ACCESS_CACHE_SIZE = 50_000;
+const ACCESS_CACHE_SIZE = 10_000;
 
 /** Access that needs no share: the owner, an admin, a public book, or a copy the user took themselves. */
 function hasOpenAccess(book: BookRow, user: UserRow, copy: UserBookRow | undefined): boolean {
