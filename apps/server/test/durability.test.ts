@@ -29,6 +29,23 @@ function startYidu(env: Record<string, string>): ChildProcess {
   });
 }
 
+/** The environment of a Yidu killed and started again by these tests. */
+function yiduEnv(where: { databaseUrl: string; dataDir: string; port: number }): Record<string, string> {
+  return {
+    DATABASE_URL: where.databaseUrl,
+    DATA_DIR: where.dataDir,
+    PORT: String(where.port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    REQUIRE_INVITE: 'false',
+    EMAIL_ACTIVATION: 'false',
+    STAGE_STALE_SECONDS: '2',
+    WEB_DIST_DIR: where.dataDir,
+    // Unless a test starts a fake, an unused port refuses at once.
+    MICROSOFT_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9',
+  };
+}
+
 async function waitHealthy(base: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -74,18 +91,7 @@ describe('a worker killed in the middle of parsing', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-kill-'));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = {
-      DATABASE_URL: await createTestDatabase(),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      REQUIRE_INVITE: 'false',
-      EMAIL_ACTIVATION: 'false',
-      STAGE_STALE_SECONDS: '2',
-      WEB_DIST_DIR: dataDir,
-      MICROSOFT_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9',
-    };
+    const env = yiduEnv({ databaseUrl: await createTestDatabase(), dataDir, port });
     const first = startYidu(env);
     children.push(first);
     await waitHealthy(base);
@@ -240,15 +246,7 @@ describe('kill -9 in the middle of OCR, of a translation batch and of a points c
     const base = `http://127.0.0.1:${port}`;
     const databaseUrl = await createTestDatabase();
     const env = {
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      REQUIRE_INVITE: 'false',
-      EMAIL_ACTIVATION: 'false',
-      STAGE_STALE_SECONDS: '2',
-      WEB_DIST_DIR: dataDir,
+      ...yiduEnv({ databaseUrl, dataDir, port }),
       MICROSOFT_TRANSLATOR_ENDPOINT: fake.url,
       // The test polls faster than any reader would.
       RATE_LIMIT_PER_MINUTE: '100000',

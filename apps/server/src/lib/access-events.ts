@@ -67,10 +67,6 @@ export class AccessCache<T extends { userId: number; bookId?: number }> {
     this.entries.set(key, { value, at: Date.now() });
   }
 
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
-
   private drop(change: AccessChange): void {
     this.changes++;
     if (change === null) {

@@ -25,12 +25,15 @@ export const callerOf = (request: FastifyRequest): Caller => ({
  * expired token is 401 `unauthorized`; a non-admin on an admin call is 403 `insufficientPermissions`.
  */
 export function createGuards(auth: AuthService) {
-  const requireUser = async (request: FastifyRequest, _reply: FastifyReply) => {
-    const token = bearerToken(request);
-    const found = token ? await auth.authenticate(token) : undefined;
-    if (!found) throw fail('unauthorized');
-    request.auth = found;
-  };
+  const guardWith =
+    (authenticate: (token: string) => Promise<Authenticated | undefined>) =>
+    async (request: FastifyRequest, _reply: FastifyReply) => {
+      const token = bearerToken(request);
+      const found = token ? await authenticate(token) : undefined;
+      if (!found) throw fail('unauthorized');
+      request.auth = found;
+    };
+  const requireUser = guardWith((token) => auth.authenticate(token));
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
     await requireUser(request, reply);
     if (request.auth!.user.role !== 'admin') throw fail('insufficientPermissions');
@@ -40,12 +43,7 @@ export function createGuards(auth: AuthService) {
    * Revocation acts as at once as with requireUser; the user's balance and settings on request.auth
    * may lag a moment, so such calls must not decide anything on them.
    */
-  const requireUserCached = async (request: FastifyRequest, _reply: FastifyReply) => {
-    const token = bearerToken(request);
-    const found = token ? await auth.authenticateCached(token) : undefined;
-    if (!found) throw fail('unauthorized');
-    request.auth = found;
-  };
+  const requireUserCached = guardWith((token) => auth.authenticateCached(token));
   return { requireUser, requireAdmin, requireUserCached };
 }
 

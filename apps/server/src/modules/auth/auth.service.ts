@@ -64,6 +64,8 @@ interface Deps {
 /** How long a session may be served from memory without looking again (changes drop it at once). */
 const SESSION_CACHE_MS = 60_000;
 const SESSION_CACHE_SIZE = 10_000;
+/** A session's last_seen_at is written at most this often, to spare writes on hot paths. */
+const TOUCH_AFTER_MS = 60_000;
 
 /** Registration, activation, login, sessions, verification codes and password resets. */
 export class AuthService {
@@ -464,7 +466,8 @@ export class AuthService {
   async authenticate(token: string): Promise<Authenticated | undefined> {
     const found = await this.d.sessions.findLive(sha256(token));
     if (!found || found.user.status !== 'active') return undefined;
-    if (Date.now() - found.session.last_seen_at.getTime() > 60_000) await this.d.sessions.touch(found.session.id);
+    if (Date.now() - found.session.last_seen_at.getTime() > TOUCH_AFTER_MS)
+      await this.d.sessions.touch(found.session.id);
     return found;
   }
 
@@ -478,7 +481,7 @@ export class AuthService {
     const hit = this.liveSessions.get(hash);
     const now = Date.now();
     if (hit && hit.session.expires_at.getTime() > now) {
-      if (now - hit.session.last_seen_at.getTime() > 60_000) {
+      if (now - hit.session.last_seen_at.getTime() > TOUCH_AFTER_MS) {
         hit.session.last_seen_at = new Date(now);
         this.d.sessions
           .touch(hit.session.id)

@@ -36,14 +36,14 @@ export const readerRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { bookCode, language, page, confirm, retry } = request.query;
-      const { user } = authOf(request);
-      const fromMemory = retry ? undefined : await reader.pageEnvelopeFromMemory(user, bookCode, language, page);
-      // Already the envelope as JSON: Fastify sends a string as it is, past the response serializer
-      // (the typed reply only knows the object form, hence the cast).
-      if (fromMemory) return reply.type('application/json; charset=utf-8').send(fromMemory as never);
-      return ok(
-        await reader.pageData(user, bookCode, language, page, { confirm, retry: retry?.split(',').filter(Boolean) }),
-      );
+      const answer = await reader.pageResponse(authOf(request).user, bookCode, language, page, {
+        confirm,
+        retry: retry?.split(',').filter(Boolean),
+      });
+      // From memory it is the envelope already encoded: Fastify sends bytes as they are, past the
+      // response serializer (the typed reply only knows the object form, hence the cast).
+      if (Buffer.isBuffer(answer)) return reply.type('application/json; charset=utf-8').send(answer as never);
+      return ok(answer);
     },
   );
 

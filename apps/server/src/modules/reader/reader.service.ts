@@ -1,5 +1,5 @@
-import { findLanguage, type LanguageCode, type PageBlock, type PageData } from '@yidu/shared';
-import type { UserRow } from '../../db/schema.ts';
+import { findLanguage, type LanguageCode, type PageBlock, type PageData, type ReadingLanguage } from '@yidu/shared';
+import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -140,19 +140,20 @@ export class ReaderService {
   }
 
   /**
-   * The whole response envelope of getPageData as JSON, when the page can be answered from memory
-   * (the common case of turning pages of a translated book); undefined sends the caller to pageData.
-   * The page's JSON is made once when it is cached, and encoded once per charge, not at every request.
+   * getPageData's answer. From memory (the common case of turning pages of a translated book) it is
+   * the whole response envelope, already encoded: the page's JSON is made once when it is cached and
+   * encoded once per charge, not at every request. Otherwise it is the page, as pageData answers it.
    */
-  async pageEnvelopeFromMemory(
+  async pageResponse(
     user: UserRow,
     code: string,
     language: string,
     page: number,
-  ): Promise<Buffer | undefined> {
+    options: { confirm?: boolean; retry?: string[] } = {},
+  ): Promise<Buffer | PageData> {
     const { book, target } = await this.locate(user, code, language, page);
-    const found = await this.fromMemory(user.id, book.id, target.code, page);
-    if (!found) return undefined;
+    const found = options.retry?.length ? undefined : await this.fromMemory(user.id, book.id, target.code, page);
+    if (!found) return this.pageFromDatabase(user, book, target, page, options);
     const charge = JSON.stringify(found.charge);
     const { envelopes } = found.page;
     let envelope = envelopes.get(charge);
@@ -171,10 +172,20 @@ export class ReaderService {
     options: { confirm?: boolean; retry?: string[] } = {},
   ): Promise<PageData> {
     const { book, target } = await this.locate(user, code, language, page);
-    const cacheKey = `${book.id}:${target.code}:${page}`;
     const found = options.retry?.length ? undefined : await this.fromMemory(user.id, book.id, target.code, page);
     if (found) return { ...found.page.data, charge: found.charge };
+    return this.pageFromDatabase(user, book, target, page, options);
+  }
 
+  /** A page read from the database; starts what is missing and caches the page once it is finished. */
+  private async pageFromDatabase(
+    user: UserRow,
+    book: BookRow,
+    target: ReadingLanguage,
+    page: number,
+    options: { confirm?: boolean; retry?: string[] },
+  ): Promise<PageData> {
+    const cacheKey = `${book.id}:${target.code}:${page}`;
     let chargedAlready = false;
     const blocks = await this.repo.pageBlocks(book.id, page);
     const translated = book.original_language !== target.code;
@@ -253,7 +264,7 @@ export class ReaderService {
       charge: null,
     };
     if (translated)
-      out.charge = await this.settle(user, book.id, code, target.code, page, wanted, byseq, chargedAlready);
+      out.charge = await this.settle(user, book.id, book.code, target.code, page, wanted, byseq, chargedAlready);
     const complete = wanted.every((b) => byseq.get(b.seq)?.status === 'done' || byseq.get(b.seq)?.status === 'failed');
     if (complete) {
       const { charge: _charge, ...data } = out;
@@ -468,53 +479,35 @@ export class ReaderService {
       CLAIM_RENEW_MS,
     );
     try {
-      await this.translateBatches(bookId, lang, page, batches, { from, to, preferred, glossary, book, topic });
+      await Promise.all(
+        batches.map(async (batch) => {
+          try {
+            const results = await this.d.translation.translate(batch.map(sourceOf), from, to, {
+              glossaryVersion: book.glossary_version,
+              preferred,
+              glossary,
+            });
+            await this.repo.saveDone(
+              bookId,
+              lang,
+              batch.map((b, i) => ({ seq: b.seq, ...results[i]! })),
+            );
+          } catch (error) {
+            this.d.logger.warn({ bookId, lang, page, err: error }, 'translation batch failed');
+            await this.repo.saveFailed(
+              bookId,
+              lang,
+              batch.map((b) => b.seq),
+              (error as Error).message,
+            );
+          }
+          await notify(this.d.db, topic, { page, seqs: batch.map((b) => b.seq) });
+          await notify(this.d.db, PAGES_TOPIC, { bookId, lang, page });
+        }),
+      );
     } finally {
       clearInterval(lease);
     }
-  }
-
-  private async translateBatches(
-    bookId: number,
-    lang: string,
-    page: number,
-    batches: BlockRow[][],
-    job: {
-      from: LanguageCode | 'auto';
-      to: LanguageCode;
-      preferred: string | null | undefined;
-      glossary: { source: string; target: string }[];
-      book: { glossary_version: number };
-      topic: string;
-    },
-  ): Promise<void> {
-    const { from, to, preferred, glossary, book, topic } = job;
-    await Promise.all(
-      batches.map(async (batch) => {
-        try {
-          const results = await this.d.translation.translate(batch.map(sourceOf), from, to, {
-            glossaryVersion: book.glossary_version,
-            preferred,
-            glossary,
-          });
-          await this.repo.saveDone(
-            bookId,
-            lang,
-            batch.map((b, i) => ({ seq: b.seq, ...results[i]! })),
-          );
-        } catch (error) {
-          this.d.logger.warn({ bookId, lang, page, err: error }, 'translation batch failed');
-          await this.repo.saveFailed(
-            bookId,
-            lang,
-            batch.map((b) => b.seq),
-            (error as Error).message,
-          );
-        }
-        await notify(this.d.db, topic, { page, seqs: batch.map((b) => b.seq) });
-        await notify(this.d.db, PAGES_TOPIC, { bookId, lang, page });
-      }),
-    );
   }
 }
 
