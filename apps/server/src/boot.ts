@@ -20,6 +20,7 @@ import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
+import { disposePdfThreads } from './engines/parsers/pdf-threads.ts';
 
 export interface Running {
   config: Config;
@@ -103,8 +104,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       if (result === 'created') logger.info({ account: config.accounts.admin.account }, 'admin account created');
     }
 
-    // The OCR engine starts a worker thread on first use; it must end with the process.
+    // The OCR engine and the PDF text readers start worker threads on first use; they end with the process.
     cleanups.push(() => disposeSharedOcrEngine());
+    cleanups.push(() => disposePdfThreads());
 
     let mailer: Mailer | undefined;
     if (isWorker) {

@@ -5,15 +5,12 @@
  * come from the outline, else from heading font sizes, else from page ranges. Pages without a text
  * layer (or all pages with forceOCR) are rendered and OCRed.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { BookBuilder, shorten } from './builder.ts';
 import type { BlockDraft } from './blocks.ts';
 import { ParseError, throwIfAborted } from './errors.ts';
 import {
   bodyFontSize,
   buildLexicon,
-  buildLines,
   BOLD_FONT_NAME,
   closeParagraph,
   isWeightHeadingLine,
@@ -21,74 +18,28 @@ import {
   joinParagraphLines,
   linesToParagraphs,
   orderLines,
-  removeMarginNumbers,
   removeRunningLines,
   splitFootnotes,
 } from './pdf-layout.ts';
-import type { ParagraphState, PdfLine, PdfPageText, PdfParagraph } from './pdf-layout.ts';
+import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
+import { openPdf } from './pdf-text.ts';
+import type { FontFace, PdfDocument, PdfPage } from './pdf-text.ts';
+import { DEFAULT_PDF_HELPERS, readTextLayer } from './pdf-threads.ts';
 import { pickChapterNodes } from './toc.ts';
 import type { OcrEngine } from '../ocr/types.ts';
-import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
-
-type PdfJs = typeof PdfJsModule;
-type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
-type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
-
-const require = createRequire(import.meta.url);
-const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
-let pdfjsModule: Promise<PdfJs> | undefined;
-const loadPdfJs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 const MAX_PAGES = 3000;
 const OCR_SCALE = 2;
 const PAGES_PER_PART = 10;
+const HELPER_FONT = /^t\d+:/;
+const MAX_MERGED_FONTS = 60;
 
 interface OutlineEntry {
   title: string;
   page?: number;
   y?: number;
   children: OutlineEntry[];
-}
-
-export async function openPdf(input: Buffer): Promise<PdfDocument> {
-  const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(input),
-    standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
-    cMapUrl: `${PDFJS_ROOT}/cmaps/`,
-    cMapPacked: true,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    stopAtErrors: false,
-    verbosity: 0,
-  });
-  try {
-    return await task.promise;
-  } catch (error) {
-    await task.destroy().catch(() => undefined);
-    const name = (error as { name?: string }).name;
-    if (name === 'PasswordException') {
-      throw new ParseError('fileEncrypted', 'The PDF needs a password to open', { cause: error });
-    }
-    throw new ParseError('fileCorrupted', `Unreadable PDF: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText> {
-  const [x0, y0, x1, y1] = page.view as [number, number, number, number];
-  const content = await page.getTextContent();
-  const items: PdfPageText['items'] = [];
-  for (const item of content.items) {
-    if (!('str' in item)) continue;
-    const [a, b, c, d, e, f] = item.transform as number[];
-    // Rotated text (margin notes, crop-mark slugs) would scramble lines; upright text only.
-    if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) continue;
-    const size = Math.hypot(c!, d!) || item.height;
-    items.push({ str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName });
-  }
-  return { page: pageNumber, width: x1 - x0, height: y1 - y0, items };
 }
 
 async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
@@ -172,46 +123,66 @@ export function ocrParagraphs(text: string, page: number): PdfParagraph[] {
 /**
  * Fonts whose short body-size lines are headings: faces other than the body font, used on a few lines
  * (not a second body font), named bold/heavy/black/medium. pdf.js's text content only has font ids, so
- * the names come from the operator list of one page per candidate font (a few pages per book).
+ * the names come from the operator list of one page per font (a few pages per book). When helper
+ * threads read part of the text, one font has an id per thread: then the fonts that could matter
+ * (the body fonts and the candidates) are named first and counted by name.
  */
-async function boldHeadingFonts(doc: PdfDocument, lines: PdfLine[], bodySize: number): Promise<Set<string>> {
-  const out = new Set<string>();
-  const bodyChars = new Map<string, number>();
+async function boldHeadingFonts(
+  lines: PdfLine[],
+  bodySize: number,
+  nameFonts: (requests: { font: string; page: number }[]) => Promise<Map<string, FontFace>>,
+): Promise<Set<string>> {
+  const isBodySize = (l: PdfLine) => Math.abs(l.size - bodySize) < 0.6;
+  const isCandidate = (l: PdfLine) => l.size < bodySize * 1.15 && isWeightHeadingLine(l, bodySize);
+  const fontsOfPage = new Map<number, Set<string>>();
   for (const l of lines) {
-    if (l.font && Math.abs(l.size - bodySize) < 0.6)
-      bodyChars.set(l.font, (bodyChars.get(l.font) ?? 0) + l.text.length);
+    if (!l.font) continue;
+    const fonts = fontsOfPage.get(l.page) ?? new Set<string>();
+    fontsOfPage.set(l.page, fonts.add(l.font));
   }
-  const bodyFont = [...bodyChars].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const candidates = new Map<string, { lines: number; page: number }>();
-  for (const l of lines) {
-    if (!l.font || l.font === bodyFont || l.size >= bodySize * 1.15 || !isWeightHeadingLine(l, bodySize)) continue;
-    const c = candidates.get(l.font) ?? { lines: 0, page: l.page };
-    c.lines++;
-    candidates.set(l.font, c);
-  }
-  const picked = [...candidates]
-    .filter(([font, c]) => c.lines >= 2 && (bodyChars.get(font) ?? 0) < (bodyChars.get(bodyFont ?? '') ?? 0) * 0.3)
-    .sort((a, b) => b[1].lines - a[1].lines)
-    .slice(0, 6);
-  const loaded = new Set<number>();
-  for (const [font, c] of picked) {
-    try {
-      const page = await doc.getPage(c.page);
-      if (!loaded.has(c.page)) {
-        loaded.add(c.page);
-        await page.getOperatorList();
-      }
-      const info = page.commonObjs.has(font)
-        ? (page.commonObjs.get(font) as { name?: string; bold?: boolean })
-        : undefined;
-      const name = info?.name ?? '';
-      if (info?.bold || BOLD_FONT_NAME.test(name.replace(/^[A-Z]{6}\+/, ''))) out.add(font);
-      page.cleanup();
-    } catch {
-      // A font that cannot be loaded is simply not a heading font.
+  const allFonts = new Set([...fontsOfPage.values()].flatMap((fonts) => [...fonts]));
+  const faces = new Map<string, FontFace>();
+  const askNames = async (fonts: string[]) => {
+    const asked = fonts.filter((f) => !faces.has(f));
+    if (!asked.length) return;
+    for (const [font, face] of await nameFonts(coveringPages(asked, fontsOfPage))) {
+      faces.set(font, face);
     }
+  };
+  const count = (key: (font: string) => string) => {
+    const bodyChars = new Map<string, number>();
+    const candidates = new Map<string, number>();
+    for (const l of lines) {
+      if (!l.font) continue;
+      const k = key(l.font);
+      if (isBodySize(l)) bodyChars.set(k, (bodyChars.get(k) ?? 0) + l.text.length);
+      if (isCandidate(l)) candidates.set(k, (candidates.get(k) ?? 0) + 1);
+    }
+    return { bodyChars, candidates };
+  };
+
+  if ([...allFonts].some((font) => HELPER_FONT.test(font))) {
+    const byId = count((font) => font);
+    const counted = new Set([...byId.bodyChars.keys(), ...byId.candidates.keys()]);
+    // A document with a font per page would be loaded twice over: only its first fonts are merged.
+    await askNames([...counted].slice(0, MAX_MERGED_FONTS));
   }
-  return out;
+  const keyOf = (font: string) => (faces.get(font)?.name ? `name:${faces.get(font)!.name}` : font);
+  const { bodyChars, candidates } = count(keyOf);
+  const bodyFont = [...bodyChars].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const picked = [...candidates]
+    .filter(
+      ([key, n]) =>
+        key !== bodyFont && n >= 2 && (bodyChars.get(key) ?? 0) < (bodyChars.get(bodyFont ?? '') ?? 0) * 0.3,
+    )
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([key]) => key);
+  const members = [...allFonts].filter((font) => picked.includes(keyOf(font)));
+  await askNames(members.filter((font) => !faces.has(font)));
+  const isBold = (face: FontFace | undefined) =>
+    face !== undefined && (face.bold || BOLD_FONT_NAME.test(face.name.replace(/^[A-Z]{6}\+/, '')));
+  return new Set(members.filter((font) => isBold(faces.get(font))));
 }
 
 const BYLINE = /^[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,50}$/u;
@@ -253,14 +224,80 @@ export const pdfParser: BookParser = {
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
     const doc = await openPdf(input);
     try {
-      return await parseDocument(doc, options, started);
+      return await parseDocument(doc, input, options, started);
     } finally {
       await doc.destroy().catch(() => undefined);
     }
   },
 };
 
-async function parseDocument(doc: PdfDocument, options: ParseOptions, started: number): Promise<ParsedBook> {
+/** A page for each font, as few pages as possible: each page loaded for names costs as much as its text. */
+function coveringPages(fonts: string[], fontsOfPage: Map<number, Set<string>>): { font: string; page: number }[] {
+  const out: { font: string; page: number }[] = [];
+  const left = new Set(fonts);
+  while (left.size) {
+    let best: [number, string[]] = [0, []];
+    for (const [page, used] of fontsOfPage) {
+      const covered = [...used].filter((font) => left.has(font));
+      if (covered.length > best[1].length) best = [page, covered];
+    }
+    if (!best[1].length) break;
+    for (const font of best[1]) {
+      out.push({ font, page: best[0] });
+      left.delete(font);
+    }
+  }
+  return out;
+}
+
+/**
+ * Steps 1 and 2 of a parse: the text layer of every page as lines (pages that fail to load are
+ * skipped: pdf.js recovers what it can; other threads help when the machine has cores to spare), the
+ * pages to OCR, running headers removed, the body size, heading sizes and bold heading faces.
+ */
+async function readLayout(doc: PdfDocument, input: Buffer, options: ParseOptions, book: BookBuilder) {
+  const numPages = doc.numPages;
+  const layer = await readTextLayer(doc, input, {
+    helpers: options.pdfHelperThreads ?? DEFAULT_PDF_HELPERS,
+    signal: options.signal,
+    onProgress: (done) => options.onProgress?.((0.4 * done) / numPages),
+  });
+  try {
+    const pages = layer.pages;
+    const failed = pages.filter((p) => p.error !== undefined);
+    for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
+    if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
+
+    const textPages = pages.filter((p) => p.chars >= 20).length;
+    const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
+    const ocrPages = new Set<number>();
+    for (const p of pages) {
+      if (p.error === undefined && (options.forceOCR || (mostlyScanned && p.chars < 20))) {
+        ocrPages.add(p.page);
+        p.lines = [];
+      }
+    }
+
+    const removed = removeRunningLines(pages.filter((p) => p.lines.length));
+    if (removed) book.warn(`Removed ${removed} running header/footer lines`);
+    const allLines = pages.flatMap((p) => p.lines);
+    const bodySize = bodyFontSize(allLines);
+    const headingSizes = [
+      ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
+    ].sort((a, b) => b - a);
+    const headingFonts = await boldHeadingFonts(allLines, bodySize, (requests) => layer.fontFaces(requests));
+    return { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages };
+  } finally {
+    layer.release();
+  }
+}
+
+async function parseDocument(
+  doc: PdfDocument,
+  input: Buffer,
+  options: ParseOptions,
+  started: number,
+): Promise<ParsedBook> {
   const book = new BookBuilder();
   const numPages = doc.numPages;
   if (!numPages) throw new ParseError('fileCorrupted', 'The PDF has no pages');
@@ -277,47 +314,12 @@ async function parseDocument(doc: PdfDocument, options: ParseOptions, started: n
     description: str(info.Subject),
   };
 
-  // 1. Text layer of every page; pages that fail to load are skipped (pdf.js recovers what it can).
-  const pages: { page: PdfPage | undefined; text: PdfPageText; lines: PdfLine[]; height: number }[] = [];
-  let failed = 0;
-  for (let n = 1; n <= numPages; n++) {
-    throwIfAborted(options.signal);
-    try {
-      const page = await doc.getPage(n);
-      const text = await pageText(page, n);
-      pages.push({ page, text, lines: [], height: text.height });
-      // Fonts and parsed content are not needed any more unless the page is rendered for OCR.
-      if (!options.forceOCR) page.cleanup();
-    } catch (error) {
-      failed++;
-      book.warn(`Page ${n} could not be read: ${(error as Error).message}`);
-      pages.push({ page: undefined, text: { page: n, width: 0, height: 0, items: [] }, lines: [], height: 0 });
-    }
-    options.onProgress?.((0.4 * n) / numPages);
-  }
-  if (failed === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
-
-  const chars = pages.map((p) => p.text.items.reduce((s, i) => s + i.str.trim().length, 0));
-  const textPages = chars.filter((c) => c >= 20).length;
-  const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
-  const ocrPages = new Set<number>();
-  pages.forEach((p, i) => {
-    if (!p.page) return;
-    if (options.forceOCR || (mostlyScanned && chars[i]! < 20)) ocrPages.add(i + 1);
-  });
-
-  // 2. Lines, margins, running headers.
-  for (const p of pages) {
-    if (ocrPages.has(p.text.page)) continue;
-    p.lines = removeMarginNumbers(buildLines(p.text));
-  }
-  const removed = removeRunningLines(pages.filter((p) => p.lines.length));
-  if (removed) book.warn(`Removed ${removed} running header/footer lines`);
-  const allLines = pages.flatMap((p) => p.lines);
-  const bodySize = bodyFontSize(allLines);
-  const headingSizes = [
-    ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
-  ].sort((a, b) => b - a);
+  const { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages } = await readLayout(
+    doc,
+    input,
+    options,
+    book,
+  );
 
   // 3. OCR where needed.
   const ocrText = new Map<number, string>();
@@ -327,10 +329,9 @@ async function parseDocument(doc: PdfDocument, options: ParseOptions, started: n
     let done = 0;
     for (const n of ocrPages) {
       throwIfAborted(options.signal);
-      const page = pages[n - 1]!.page!;
       let result: Awaited<ReturnType<OcrEngine['recognize']>>;
       try {
-        result = await engine.recognize(await renderPng(page), languages);
+        result = await engine.recognize(await renderPng(await doc.getPage(n)), languages);
       } catch (error) {
         if (error instanceof ParseError) throw error;
         throw new ParseError('ocrUnavailable', `OCR failed: ${(error as Error).message}`, { cause: error });
@@ -344,10 +345,9 @@ async function parseDocument(doc: PdfDocument, options: ParseOptions, started: n
   // 4. Paragraphs in reading order, continuing across pages; footnotes per page.
   const paragraphs: PdfParagraph[] = [];
   const lexicon = buildLexicon(allLines.map((l) => l.text));
-  const headingFonts = await boldHeadingFonts(doc, allLines, bodySize);
   const state: ParagraphState = { lexicon, pending: [], headingFonts };
   for (const p of pages) {
-    const n = p.text.page;
+    const n = p.page;
     if (ocrText.has(n)) {
       closeParagraph(state, paragraphs);
       paragraphs.push(...ocrParagraphs(ocrText.get(n)!, n));
