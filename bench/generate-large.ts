@@ -1,9 +1,12 @@
 /**
  * Writes generated large books for the parse benchmark: an EPUB, a TXT and a DOCX of about 30 MB each, made
- * of real prose from the corpus repeated into many chapters (so the text is realistic, not 'aaaa').
+ * of real prose from the corpus repeated into many chapters (so the text is realistic, not 'aaaa'), and
+ * two PDFs of about 30 MB joined from corpus PDFs with poppler's `pdfunite`.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { writeLargeDocx } from '../apps/server/src/engines/parsers/docx-fixture.ts';
 
@@ -79,4 +82,27 @@ export async function generateLargeBooks(
 
 function escape(text: string): string {
   return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+}
+
+/**
+ * Two PDFs of about 30 MB from real ones (poppler's `pdfunite`, installed with `pdftotext`):
+ * `large.pdf`, a two-column paper with figures repeated to 30 MB (434 pages, what a 30 MB PDF usually
+ * is: pages with pictures), and `long.pdf`, a 352-page book repeated with the paper to 2,956 pages,
+ * just under the 3,000 pages a PDF may have. Each copy brings its own fonts, as joined files do.
+ */
+export async function generateLargePdfs(
+  corpus: string,
+  outDir: string,
+  targetBytes = 30 * 1024 * 1024,
+): Promise<{ large: string; long: string }> {
+  await mkdir(outDir, { recursive: true });
+  const paper = path.join(corpus, 'pdf/en-tracemonkey-two-column-footnotes.pdf');
+  const book = path.join(corpus, 'pdf/en-free-culture-book.pdf');
+  const copies = Math.ceil(targetBytes / (await stat(paper)).size);
+  const large = path.join(outDir, 'large.pdf');
+  const long = path.join(outDir, 'long.pdf');
+  const unite = promisify(execFile);
+  await unite('pdfunite', [...Array<string>(copies).fill(paper), large]);
+  await unite('pdfunite', [...Array<string>(8).fill(book), ...Array<string>(10).fill(paper), long]);
+  return { large, long };
 }

@@ -4,11 +4,12 @@
  * includes loading the parser (pdf.js and its font data) and starting PDF helper threads. A PDF is
  * then parsed again in the same process, as a running worker does: `warmMs` is the best of three
  * with the default helper threads (and `warmCpuMs` the CPU time of all threads for it), and
- * `warmOneThreadMs` the best of two with no helper thread.
+ * `warmOneThreadMs` the best of two with no helper thread (files too large for helpers: best of two,
+ * once).
  */
 import { readFile } from 'node:fs/promises';
 import { disposeSharedOcrEngine } from '../apps/server/src/engines/ocr/tesseract.ts';
-import { disposePdfThreads } from '../apps/server/src/engines/parsers/pdf-threads.ts';
+import { defaultPdfHelpers, disposePdfThreads } from '../apps/server/src/engines/parsers/pdf-threads.ts';
 import { parseBook } from '../apps/server/src/engines/parsers/registry.ts';
 import type { ParseOptions } from '../apps/server/src/engines/parsers/types.ts';
 
@@ -32,8 +33,10 @@ try {
       }
       return fastest;
     };
-    const shared = await best(3, {});
-    const alone = await best(2, { pdfHelperThreads: 0 });
+    // Files too large for helper threads (defaultPdfHelpers) are parsed the same way either way.
+    const helped = defaultPdfHelpers(data.length) > 0;
+    const shared = await best(helped ? 3 : 2, {});
+    const alone = helped ? await best(2, { pdfHelperThreads: 0 }) : shared;
     warm = { warmMs: shared.ms, warmCpuMs: shared.cpuMs, warmOneThreadMs: alone.ms };
   }
   console.log(

@@ -3,14 +3,15 @@
  * ~30 MB books, each parsed in its own process; PDF text extraction compared with poppler's
  * pdftotext on the same files in the same run.
  *
- *   node bench/parse.ts            (from the repository root; needs ../shared/corpus and pdftotext)
+ *   node bench/parse.ts            (from the repository root; needs ../shared/corpus and poppler-utils)
+ *   node bench/parse.ts --pdf      (PDFs only)   --large (generated books only)
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { generateLargeBooks } from './generate-large.ts';
+import { generateLargeBooks, generateLargePdfs } from './generate-large.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(root, '../shared/corpus');
@@ -57,7 +58,8 @@ for (const dir of ['epub', 'pdf', 'docx', 'doc', 'txt']) {
   }
 }
 const large = await generateLargeBooks(corpus, path.join(os.tmpdir(), 'yidu-bench'));
-files.push(large.epub, large.txt, large.docx);
+const largePdfs = await generateLargePdfs(corpus, path.join(os.tmpdir(), 'yidu-bench'));
+files.push(large.epub, large.txt, large.docx, largePdfs.large, largePdfs.long);
 
 const rows: string[] = [];
 const json: Record<string, unknown>[] = [];
@@ -67,7 +69,7 @@ rows.push(
 rows.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 // `--large` measures only the generated books, `--pdf` only the PDFs (quicker runs).
 const only = process.argv.includes('--large')
-  ? [large.epub, large.txt, large.docx]
+  ? [large.epub, large.txt, large.docx, largePdfs.large, largePdfs.long]
   : process.argv.includes('--pdf')
     ? files.filter((f) => f.endsWith('.pdf'))
     : files;

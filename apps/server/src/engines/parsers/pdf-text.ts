@@ -35,10 +35,14 @@ export interface FontFace {
   bold: boolean;
 }
 
-export async function openPdf(input: Uint8Array): Promise<PdfDocument> {
+/**
+ * Opens a PDF with pdf.js. pdf.js takes the bytes over (they are moved to its worker side), so they
+ * are copied unless `handOver` says the caller will not use them again.
+ */
+export async function openPdf(input: Uint8Array, { handOver = false } = {}): Promise<PdfDocument> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
-    data: new Uint8Array(input),
+    data: handOver ? input : new Uint8Array(input),
     standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
     cMapUrl: `${PDFJS_ROOT}/cmaps/`,
     cMapPacked: true,
@@ -60,7 +64,7 @@ export async function openPdf(input: Uint8Array): Promise<PdfDocument> {
   }
 }
 
-async function pageText(page: PdfPage, pageNumber: number, fontPrefix: string): Promise<PdfPageText> {
+async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText> {
   const [x0, y0, x1, y1] = page.view as [number, number, number, number];
   const content = await page.getTextContent();
   const items: PdfPageText['items'] = [];
@@ -70,55 +74,120 @@ async function pageText(page: PdfPage, pageNumber: number, fontPrefix: string): 
     // Rotated text (margin notes, crop-mark slugs) would scramble lines; upright text only.
     if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) continue;
     const size = Math.hypot(c!, d!) || item.height;
-    const font = fontPrefix + item.fontName;
-    items.push({ str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font });
+    items.push({ str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName });
   }
   return { page: pageNumber, width: x1 - x0, height: y1 - y0, items };
 }
 
+/** Pages a reader claims at a time from the shared counter. */
+export const CHUNK_PAGES = 8;
+/** Pages loaded to name fonts, at most: a book with a font per page is not loaded twice over. */
+const MAX_NAMING_PAGES = 12;
+
 /**
- * Page `n` as lines. pdf.js numbers fonts per document, so a thread prefixes its font ids to keep
- * them apart from another thread's (see pdf-threads.ts). A page that cannot be read comes back with
- * `error` and no lines: pdf.js recovers what it can, the rest of the book goes on.
+ * Reads pages of one opened document and names the fonts of their lines on request.
+ *
+ * pdf.js's text content only carries font ids, and ids belong to one opened document: each thread
+ * opens its own copy, where the same font has another id, so ids are prefixed per thread (`t1:`) to
+ * stay apart. Names come from a page's operator list (as costly as reading the page again), so they
+ * are asked for only when needed: for every font when several threads read the book (to count one
+ * font as one), else for the few fonts that may be heading faces.
  */
-export async function pageLines(doc: PdfDocument, n: number, fontPrefix = ''): Promise<PageLines> {
-  try {
-    const page = await doc.getPage(n);
-    const text = await pageText(page, n, fontPrefix);
-    // Fonts and parsed content are not kept: a page rendered for OCR is loaded again.
-    page.cleanup();
-    const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);
-    return { page: n, width: text.width, height: text.height, chars, lines: removeMarginNumbers(buildLines(text)) };
-  } catch (error) {
-    return { page: n, width: 0, height: 0, chars: 0, lines: [], error: (error as Error).message };
+export class PageReader {
+  private readonly doc: PdfDocument;
+  private readonly prefix: string;
+  /** Fonts (pdf.js ids) of the lines read, by page. */
+  private readonly fontsOfPage = new Map<number, Set<string>>();
+
+  constructor(doc: PdfDocument, prefix = '') {
+    this.doc = doc;
+    this.prefix = prefix;
+  }
+
+  /**
+   * Page `n` as lines, fonts still as (prefixed) ids. A page that cannot be read comes back with
+   * `error` and no lines: pdf.js recovers what it can, the rest of the book goes on.
+   */
+  async read(n: number): Promise<PageLines> {
+    try {
+      const page = await this.doc.getPage(n);
+      const text = await pageText(page, n);
+      // The page's own objects are not kept: a page rendered for OCR is loaded again.
+      page.cleanup();
+      const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);
+      const lines = removeMarginNumbers(buildLines(text));
+      const fonts = new Set<string>();
+      for (const line of lines) {
+        if (!line.font) continue;
+        fonts.add(line.font);
+        line.font = this.prefix + line.font;
+      }
+      if (fonts.size) this.fontsOfPage.set(n, fonts);
+      return { page: n, width: text.width, height: text.height, chars, lines };
+    } catch (error) {
+      return { page: n, width: 0, height: 0, chars: 0, lines: [], error: (error as Error).message };
+    }
+  }
+
+  /** Names of the fonts read (of `only` these, by prefixed id), each looked up on a page using it. */
+  async nameFonts(only?: Iterable<string>): Promise<Record<string, FontFace>> {
+    const faces: Record<string, FontFace> = {};
+    const wanted = only && new Set([...only].map((font) => font.slice(this.prefix.length)));
+    for (const [n, fonts] of coveringPages(this.fontsOfPage, wanted, MAX_NAMING_PAGES)) {
+      try {
+        const page = await this.doc.getPage(n);
+        await page.getOperatorList();
+        for (const font of fonts) {
+          if (!page.commonObjs.has(font)) continue;
+          const info = page.commonObjs.get(font) as { name?: string; bold?: boolean };
+          faces[this.prefix + font] = { name: info.name ?? '', bold: info.bold === true };
+        }
+        page.cleanup();
+      } catch {
+        // A font that cannot be loaded stays unnamed: it is simply never a heading font.
+      }
+    }
+    return faces;
   }
 }
 
-/**
- * Names of fonts (pdf.js ids, without a thread's prefix), each looked up on a page that uses it.
- * pdf.js's text content only carries ids; the names come with the page's operator list, so each page
- * is loaded once for all the fonts asked of it.
- */
-export async function fontFaces(
-  doc: PdfDocument,
-  requests: { font: string; page: number }[],
-): Promise<Record<string, FontFace>> {
-  const out: Record<string, FontFace> = {};
-  const byPage = new Map<number, string[]>();
-  for (const r of requests) byPage.set(r.page, [...(byPage.get(r.page) ?? []), r.font]);
-  for (const [n, fonts] of byPage) {
-    try {
-      const page = await doc.getPage(n);
-      await page.getOperatorList();
-      for (const font of fonts) {
-        if (!page.commonObjs.has(font)) continue;
-        const info = page.commonObjs.get(font) as { name?: string; bold?: boolean };
-        out[font] = { name: info.name ?? '', bold: info.bold === true };
-      }
-      page.cleanup();
-    } catch {
-      // A font that cannot be loaded stays unnamed: it is simply never a heading font.
+/** Up to `limit` pages on which every (wanted) font is found: as few as possible, chosen greedily. */
+function coveringPages(
+  fontsOfPage: Map<number, Set<string>>,
+  wanted: Set<string> | undefined,
+  limit: number,
+): [number, string[]][] {
+  const out: [number, string[]][] = [];
+  const left = new Set([...fontsOfPage.values()].flatMap((fonts) => [...fonts]));
+  if (wanted) for (const font of left) if (!wanted.has(font)) left.delete(font);
+  while (left.size && out.length < limit) {
+    let best: [number, string[]] = [0, []];
+    for (const [page, used] of fontsOfPage) {
+      const covered = [...used].filter((font) => left.has(font));
+      if (covered.length > best[1].length) best = [page, covered];
     }
+    if (!best[1].length) break;
+    for (const font of best[1]) left.delete(font);
+    out.push(best);
   }
   return out;
+}
+
+/**
+ * Claims chunks of CHUNK_PAGES pages from `counter` (shared by every thread reading this document)
+ * until none are left, and hands each chunk's lines to `onChunk`.
+ */
+export async function readChunks(
+  reader: PageReader,
+  pageCount: number,
+  counter: Int32Array,
+  onChunk: (pages: PageLines[]) => void | Promise<void>,
+): Promise<void> {
+  const chunks = Math.ceil(pageCount / CHUNK_PAGES);
+  for (let chunk = Atomics.add(counter, 0, 1); chunk < chunks; chunk = Atomics.add(counter, 0, 1)) {
+    const pages: PageLines[] = [];
+    const first = chunk * CHUNK_PAGES + 1;
+    for (let n = first; n <= Math.min(pageCount, first + CHUNK_PAGES - 1); n++) pages.push(await reader.read(n));
+    await onChunk(pages);
+  }
 }

@@ -4,11 +4,12 @@
  * and must lose no page when a helper dies or the parse is cancelled.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bookText } from './builder.ts';
 import { pdfParser } from './pdf.ts';
-import { disposePdfThreads } from './pdf-threads.ts';
+import { defaultPdfHelpers, disposePdfThreads } from './pdf-threads.ts';
 import type { ParsedBook } from './types.ts';
 
 const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
@@ -17,6 +18,15 @@ const read = (file: string) => readFileSync(path.join(CORPUS, 'pdf', file));
 const comparable = (book: ParsedBook) => ({ ...book, stats: { ...book.stats, durationMs: 0 } });
 const pagesWithText = (book: ParsedBook) =>
   [...new Set(book.chapters.flatMap((c) => c.blocks.map((b) => b.pdfPage)))].sort((a, b) => a! - b!);
+
+describe('PDF helper threads by default', () => {
+  it('helps with PDFs up to 10 MB on a machine with cores to spare, never with larger ones', () => {
+    const spare = Math.min(3, os.availableParallelism() - 1);
+    expect(defaultPdfHelpers(2 * 1024 * 1024)).toBe(spare);
+    expect(defaultPdfHelpers(10 * 1024 * 1024)).toBe(spare);
+    expect(defaultPdfHelpers(10 * 1024 * 1024 + 1)).toBe(0);
+  });
+});
 
 describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads', () => {
   afterAll(() => disposePdfThreads());

@@ -6,21 +6,30 @@
  * deliver (it died, or never started) are read by the parsing thread at the end, so a helper can only
  * make a parse faster, never lose a page.
  *
- * Helper threads are kept for the next PDF and stopped after half a minute without work. pdf.js
- * numbers fonts per document, so each helper's font ids carry its own prefix (`t1:`); names for them
- * are asked of the helper that loaded them.
+ * Helper threads are kept for the next PDF and stop after half a minute without work. Fonts come back
+ * keyed by name (see PageReader), so the lines are the same whichever thread read them.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ParseError, throwIfAborted } from './errors.ts';
-import { fontFaces, pageLines } from './pdf-text.ts';
+import { CHUNK_PAGES, PageReader, readChunks } from './pdf-text.ts';
 import type { FontFace, PageLines, PdfDocument } from './pdf-text.ts';
 import type { HelperReply, HelperRequest } from './pdf-text-thread.ts';
 
-const CHUNK_PAGES = 8;
 const IDLE_MS = 30_000;
-/** The parsing thread reads too, so one helper per further core (at most three). */
-export const DEFAULT_PDF_HELPERS = Math.max(0, Math.min(3, os.availableParallelism() - 1));
+const MAX_BYTES_WITH_HELPERS = 10 * 1024 * 1024;
+/** A helper opens the document and loads its fonts again: worth it from 3 chunks (24 pages) each. */
+const MIN_CHUNKS_PER_READER = 3;
+const HELPER_FONT = /^t\d+:/;
+/**
+ * Helpers for a PDF of `bytes`: one per further core (the parsing thread reads too), at most three.
+ * A helper holds its own copy of the document with pdf.js's fonts and parsed objects: for a 30 MB
+ * PDF that is 250 MB more at the peak, so large files are read by the parsing thread alone.
+ */
+export function defaultPdfHelpers(bytes: number): number {
+  if (bytes > MAX_BYTES_WITH_HELPERS) return 0;
+  return Math.max(0, Math.min(3, os.availableParallelism() - 1));
+}
 
 class HelperThread {
   private readonly worker = new Worker(new URL('./pdf-text-thread.ts', import.meta.url));
@@ -55,8 +64,8 @@ class HelperThread {
     this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
   }
 
-  send(request: HelperRequest): void {
-    if (!this.dead) this.worker.postMessage(request);
+  send(request: HelperRequest, transfer: ArrayBuffer[] = []): void {
+    if (!this.dead) this.worker.postMessage(request, transfer);
   }
 
   /** Routes the thread's replies to `handler` until the next call; `exit` runs if the thread dies. */
@@ -122,10 +131,8 @@ async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined
 export interface TextLayer {
   /** Every page, in order. */
   pages: PageLines[];
-  /** Names of fonts by the ids found in `pages`' lines. */
-  fontFaces(requests: { font: string; page: number }[]): Promise<Map<string, FontFace>>;
-  /** Lets the helpers go (call once, when the fonts are named). */
-  release(): void;
+  /** The faces of fonts, by the keys lines have (a font's name when threads shared the work). */
+  fontFaces(keys: string[]): Promise<Map<string, FontFace>>;
 }
 
 export async function readTextLayer(
@@ -133,94 +140,83 @@ export async function readTextLayer(
   input: Uint8Array,
   options: { helpers: number; signal?: AbortSignal; onProgress?: (pagesDone: number) => void },
 ): Promise<TextLayer> {
+  throwIfAborted(options.signal);
   const pageCount = doc.numPages;
   const chunks = Math.ceil(pageCount / CHUNK_PAGES);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const pages: (PageLines | undefined)[] = new Array(pageCount);
+  /** Font faces by (thread-prefixed) pdf.js id. */
+  const faces = new Map<string, FontFace>();
   let done = 0;
+  let byHelpers = 0;
   const store = (page: PageLines) => {
     pages[page.page - 1] = page;
     options.onProgress?.(++done);
   };
+  const addFaces = (named: Record<string, FontFace>) => {
+    for (const [id, face] of Object.entries(named)) faces.set(id, face);
+  };
 
   const job = ++lastJob;
-  const helpers = borrow(Math.min(options.helpers, chunks - 1));
-  const fontReplies = new Map<HelperThread, (faces: Record<string, FontFace>) => void>();
+  const helpers = borrow(Math.min(options.helpers, Math.floor(chunks / MIN_CHUNKS_PER_READER) - 1));
   const finished = helpers.map(
     (helper, i) =>
       new Promise<void>((resolve) => {
-        helper.listen(
-          (reply) => {
-            if (reply.job !== job) return;
-            if (reply.type === 'pages') reply.pages.forEach(store);
-            else if (reply.type === 'done') resolve();
-            else fontReplies.get(helper)?.(reply.faces);
-          },
-          () => {
+        helper.listen((reply) => {
+          if (reply.job !== job) return;
+          if (reply.type === 'pages') {
+            reply.pages.forEach(store);
+            byHelpers += reply.pages.length;
+          } else {
+            addFaces(reply.faces ?? {});
             resolve();
-            fontReplies.get(helper)?.({});
-          },
-        );
-        helper.send({
-          type: 'open',
-          job,
-          data: new Uint8Array(input),
-          counter: counter.buffer,
-          chunkPages: CHUNK_PAGES,
-          pageCount,
-          prefix: `t${i + 1}:`,
-        });
+          }
+        }, resolve);
+        // A copy of the bytes, moved (not copied again) to the helper.
+        const data = new Uint8Array(input);
+        helper.send({ type: 'open', job, data, counter: counter.buffer, prefix: `t${i + 1}:` }, [data.buffer]);
       }),
   );
-  let released = false;
-  const release = () => {
-    if (!released) helpers.forEach(giveBack);
-    released = true;
-  };
 
+  const reader = new PageReader(doc);
   try {
-    for (let chunk = Atomics.add(counter, 0, 1); chunk < chunks; chunk = Atomics.add(counter, 0, 1)) {
+    const onChunk = async (chunk: PageLines[]) => {
+      chunk.forEach(store);
       throwIfAborted(options.signal);
-      const first = chunk * CHUNK_PAGES + 1;
-      for (let n = first; n <= Math.min(pageCount, first + CHUNK_PAGES - 1); n++) store(await pageLines(doc, n));
       // pdf.js only queues microtasks: give the helpers' messages (and other requests) a turn.
       await new Promise((resolve) => setImmediate(resolve));
-    }
+    };
+    await readChunks(reader, pageCount, counter, onChunk);
     await untilAborted(Promise.all(finished), options.signal);
-    for (let n = 1; n <= pageCount; n++) {
+    for (const n of [...pages.keys()].filter((i) => !pages[i]).map((i) => i + 1)) {
       throwIfAborted(options.signal);
-      if (!pages[n - 1]) store(await pageLines(doc, n));
+      store(await reader.read(n));
     }
-  } catch (error) {
+  } finally {
+    // Helpers still reading (the parse was cancelled) stop at their next chunk.
     Atomics.store(counter, 0, chunks);
-    release();
-    throw error;
+    helpers.forEach(giveBack);
   }
 
-  const helperOf = (font: string) => helpers[Number(/^t(\d+):/.exec(font)?.[1] ?? 0) - 1];
+  // One font has an id per thread: when helpers read pages, lines key fonts by name.
+  if (byHelpers) {
+    addFaces(await reader.nameFonts());
+    for (const page of pages as PageLines[]) {
+      for (const line of page.lines) {
+        const face = line.font === undefined ? undefined : faces.get(line.font);
+        if (!face?.name) continue;
+        line.font = `name:${face.name}`;
+        faces.set(line.font, face);
+      }
+    }
+  }
   return {
     pages: pages as PageLines[],
-    release,
-    async fontFaces(requests) {
-      const bySource = new Map<HelperThread | undefined, { font: string; page: number }[]>();
-      for (const r of requests) bySource.set(helperOf(r.font), [...(bySource.get(helperOf(r.font)) ?? []), r]);
-      const answers = await Promise.all(
-        [...bySource].map(async ([helper, asked]): Promise<[string, FontFace][]> => {
-          if (!helper) return Object.entries(await fontFaces(doc, asked));
-          const prefix = /^t\d+:/.exec(asked[0]!.font)![0];
-          const faces = await new Promise<Record<string, FontFace>>((resolve) => {
-            if (helper.dead) return resolve({});
-            fontReplies.set(helper, resolve);
-            helper.send({
-              type: 'fonts',
-              job,
-              requests: asked.map((r) => ({ ...r, font: r.font.slice(prefix.length) })),
-            });
-          });
-          return Object.entries(faces).map(([font, face]) => [prefix + font, face]);
-        }),
-      );
-      return new Map(answers.flat());
+    async fontFaces(keys) {
+      // Fonts of this thread not named yet are named now; a dead helper's stay unknown.
+      const unnamed = keys.filter((key) => !faces.has(key) && !HELPER_FONT.test(key));
+      if (unnamed.length) addFaces(await reader.nameFonts(unnamed));
+      return new Map(keys.filter((key) => faces.has(key)).map((key) => [key, faces.get(key)!]));
     },
   };
 }

@@ -24,7 +24,8 @@ import {
 import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument, PdfPage } from './pdf-text.ts';
-import { DEFAULT_PDF_HELPERS, readTextLayer } from './pdf-threads.ts';
+import { defaultPdfHelpers, readTextLayer } from './pdf-threads.ts';
+import type { TextLayer } from './pdf-threads.ts';
 import { pickChapterNodes } from './toc.ts';
 import type { OcrEngine } from '../ocr/types.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
@@ -32,8 +33,6 @@ import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 const MAX_PAGES = 3000;
 const OCR_SCALE = 2;
 const PAGES_PER_PART = 10;
-const HELPER_FONT = /^t\d+:/;
-const MAX_MERGED_FONTS = 60;
 
 interface OutlineEntry {
   title: string;
@@ -122,67 +121,35 @@ export function ocrParagraphs(text: string, page: number): PdfParagraph[] {
 
 /**
  * Fonts whose short body-size lines are headings: faces other than the body font, used on a few lines
- * (not a second body font), named bold/heavy/black/medium. pdf.js's text content only has font ids, so
- * the names come from the operator list of one page per font (a few pages per book). When helper
- * threads read part of the text, one font has an id per thread: then the fonts that could matter
- * (the body fonts and the candidates) are named first and counted by name.
+ * (not a second body font), named bold/heavy/black/medium.
  */
 async function boldHeadingFonts(
   lines: PdfLine[],
   bodySize: number,
-  nameFonts: (requests: { font: string; page: number }[]) => Promise<Map<string, FontFace>>,
+  fontFaces: TextLayer['fontFaces'],
 ): Promise<Set<string>> {
-  const isBodySize = (l: PdfLine) => Math.abs(l.size - bodySize) < 0.6;
-  const isCandidate = (l: PdfLine) => l.size < bodySize * 1.15 && isWeightHeadingLine(l, bodySize);
-  const fontsOfPage = new Map<number, Set<string>>();
+  const bodyChars = new Map<string, number>();
+  const candidates = new Map<string, number>();
   for (const l of lines) {
     if (!l.font) continue;
-    const fonts = fontsOfPage.get(l.page) ?? new Set<string>();
-    fontsOfPage.set(l.page, fonts.add(l.font));
-  }
-  const allFonts = new Set([...fontsOfPage.values()].flatMap((fonts) => [...fonts]));
-  const faces = new Map<string, FontFace>();
-  const askNames = async (fonts: string[]) => {
-    const asked = fonts.filter((f) => !faces.has(f));
-    if (!asked.length) return;
-    for (const [font, face] of await nameFonts(coveringPages(asked, fontsOfPage))) {
-      faces.set(font, face);
+    if (Math.abs(l.size - bodySize) < 0.6) bodyChars.set(l.font, (bodyChars.get(l.font) ?? 0) + l.text.length);
+    if (l.size < bodySize * 1.15 && isWeightHeadingLine(l, bodySize)) {
+      candidates.set(l.font, (candidates.get(l.font) ?? 0) + 1);
     }
-  };
-  const count = (key: (font: string) => string) => {
-    const bodyChars = new Map<string, number>();
-    const candidates = new Map<string, number>();
-    for (const l of lines) {
-      if (!l.font) continue;
-      const k = key(l.font);
-      if (isBodySize(l)) bodyChars.set(k, (bodyChars.get(k) ?? 0) + l.text.length);
-      if (isCandidate(l)) candidates.set(k, (candidates.get(k) ?? 0) + 1);
-    }
-    return { bodyChars, candidates };
-  };
-
-  if ([...allFonts].some((font) => HELPER_FONT.test(font))) {
-    const byId = count((font) => font);
-    const counted = new Set([...byId.bodyChars.keys(), ...byId.candidates.keys()]);
-    // A document with a font per page would be loaded twice over: only its first fonts are merged.
-    await askNames([...counted].slice(0, MAX_MERGED_FONTS));
   }
-  const keyOf = (font: string) => (faces.get(font)?.name ? `name:${faces.get(font)!.name}` : font);
-  const { bodyChars, candidates } = count(keyOf);
   const bodyFont = [...bodyChars].sort((a, b) => b[1] - a[1])[0]?.[0];
   const picked = [...candidates]
     .filter(
-      ([key, n]) =>
-        key !== bodyFont && n >= 2 && (bodyChars.get(key) ?? 0) < (bodyChars.get(bodyFont ?? '') ?? 0) * 0.3,
+      ([font, n]) =>
+        font !== bodyFont && n >= 2 && (bodyChars.get(font) ?? 0) < (bodyChars.get(bodyFont ?? '') ?? 0) * 0.3,
     )
     .sort((a, b) => b[1] - a[1])
     .slice(0, 6)
-    .map(([key]) => key);
-  const members = [...allFonts].filter((font) => picked.includes(keyOf(font)));
-  await askNames(members.filter((font) => !faces.has(font)));
+    .map(([font]) => font);
+  const faces = picked.length ? await fontFaces(picked) : new Map<string, FontFace>();
   const isBold = (face: FontFace | undefined) =>
     face !== undefined && (face.bold || BOLD_FONT_NAME.test(face.name.replace(/^[A-Z]{6}\+/, '')));
-  return new Set(members.filter((font) => isBold(faces.get(font))));
+  return new Set(picked.filter((font) => isBold(faces.get(font))));
 }
 
 const BYLINE = /^[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,50}$/u;
@@ -231,25 +198,6 @@ export const pdfParser: BookParser = {
   },
 };
 
-/** A page for each font, as few pages as possible: each page loaded for names costs as much as its text. */
-function coveringPages(fonts: string[], fontsOfPage: Map<number, Set<string>>): { font: string; page: number }[] {
-  const out: { font: string; page: number }[] = [];
-  const left = new Set(fonts);
-  while (left.size) {
-    let best: [number, string[]] = [0, []];
-    for (const [page, used] of fontsOfPage) {
-      const covered = [...used].filter((font) => left.has(font));
-      if (covered.length > best[1].length) best = [page, covered];
-    }
-    if (!best[1].length) break;
-    for (const font of best[1]) {
-      out.push({ font, page: best[0] });
-      left.delete(font);
-    }
-  }
-  return out;
-}
-
 /**
  * Steps 1 and 2 of a parse: the text layer of every page as lines (pages that fail to load are
  * skipped: pdf.js recovers what it can; other threads help when the machine has cores to spare), the
@@ -257,39 +205,34 @@ function coveringPages(fonts: string[], fontsOfPage: Map<number, Set<string>>): 
  */
 async function readLayout(doc: PdfDocument, input: Buffer, options: ParseOptions, book: BookBuilder) {
   const numPages = doc.numPages;
-  const layer = await readTextLayer(doc, input, {
-    helpers: options.pdfHelperThreads ?? DEFAULT_PDF_HELPERS,
+  const { pages, fontFaces } = await readTextLayer(doc, input, {
+    helpers: options.pdfHelperThreads ?? defaultPdfHelpers(input.length),
     signal: options.signal,
     onProgress: (done) => options.onProgress?.((0.4 * done) / numPages),
   });
-  try {
-    const pages = layer.pages;
-    const failed = pages.filter((p) => p.error !== undefined);
-    for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
-    if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
+  const failed = pages.filter((p) => p.error !== undefined);
+  for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
+  if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
 
-    const textPages = pages.filter((p) => p.chars >= 20).length;
-    const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
-    const ocrPages = new Set<number>();
-    for (const p of pages) {
-      if (p.error === undefined && (options.forceOCR || (mostlyScanned && p.chars < 20))) {
-        ocrPages.add(p.page);
-        p.lines = [];
-      }
+  const textPages = pages.filter((p) => p.chars >= 20).length;
+  const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
+  const ocrPages = new Set<number>();
+  for (const p of pages) {
+    if (p.error === undefined && (options.forceOCR || (mostlyScanned && p.chars < 20))) {
+      ocrPages.add(p.page);
+      p.lines = [];
     }
-
-    const removed = removeRunningLines(pages.filter((p) => p.lines.length));
-    if (removed) book.warn(`Removed ${removed} running header/footer lines`);
-    const allLines = pages.flatMap((p) => p.lines);
-    const bodySize = bodyFontSize(allLines);
-    const headingSizes = [
-      ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
-    ].sort((a, b) => b - a);
-    const headingFonts = await boldHeadingFonts(allLines, bodySize, (requests) => layer.fontFaces(requests));
-    return { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages };
-  } finally {
-    layer.release();
   }
+
+  const removed = removeRunningLines(pages.filter((p) => p.lines.length));
+  if (removed) book.warn(`Removed ${removed} running header/footer lines`);
+  const allLines = pages.flatMap((p) => p.lines);
+  const bodySize = bodyFontSize(allLines);
+  const headingSizes = [
+    ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
+  ].sort((a, b) => b - a);
+  const headingFonts = await boldHeadingFonts(allLines, bodySize, fontFaces);
+  return { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages };
 }
 
 async function parseDocument(
