@@ -65,6 +65,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
     });
     await killed;
     expect(killed).toBeDefined();
+    expect(book.warnings.some((w) => w.includes('helper thread stopped'))).toBe(true);
     expect(pagesWithText(book)).toEqual(pagesWithText(alone));
     expect(bookText(book).replace(/\s/g, '')).toBe(bookText(alone).replace(/\s/g, ''));
   });

@@ -31,22 +31,26 @@ export function defaultPdfHelpers(bytes: number): number {
   return Math.max(0, Math.min(3, os.availableParallelism() - 1));
 }
 
+const idle: HelperThread[] = [];
+const all = new Set<HelperThread>();
+let lastJob = 0;
+
 class HelperThread {
   private readonly worker = new Worker(new URL('./pdf-text-thread.ts', import.meta.url));
   private idleTimer: NodeJS.Timeout | undefined;
   private onReply: ((reply: HelperReply) => void) | undefined;
-  private onExit: (() => void) | undefined;
+  private onExit: ((error: string) => void) | undefined;
+  private error = 'stopped';
   dead = false;
-  private readonly retire: (helper: HelperThread) => void;
 
-  constructor(retire: (helper: HelperThread) => void) {
-    this.retire = retire;
+  constructor() {
+    all.add(this);
     this.worker.on('message', (reply: HelperReply) => this.onReply?.(reply));
-    this.worker.on('error', () => undefined);
+    this.worker.on('error', (error) => (this.error = error.message));
     this.worker.on('exit', () => {
       this.dead = true;
-      this.retire(this);
-      this.onExit?.();
+      this.retire();
+      this.onExit?.(this.error);
     });
   }
 
@@ -61,6 +65,8 @@ class HelperThread {
     this.onReply = undefined;
     this.onExit = undefined;
     this.worker.unref();
+    if (this.dead) return;
+    idle.push(this);
     this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
   }
 
@@ -68,43 +74,32 @@ class HelperThread {
     if (!this.dead) this.worker.postMessage(request, transfer);
   }
 
-  /** Routes the thread's replies to `handler` until the next call; `exit` runs if the thread dies. */
-  listen(handler: (reply: HelperReply) => void, exit: () => void): void {
+  /** Routes the thread's replies to `handler` until put back; `exit` runs if the thread dies. */
+  listen(handler: (reply: HelperReply) => void, exit: (error: string) => void): void {
     this.onReply = handler;
     this.onExit = exit;
   }
 
   async stop(): Promise<void> {
     clearTimeout(this.idleTimer);
-    this.retire(this);
+    this.retire();
     await this.worker.terminate();
   }
-}
 
-const idle: HelperThread[] = [];
-let lastJob = 0;
-const all = new Set<HelperThread>();
+  private retire(): void {
+    all.delete(this);
+    if (idle.includes(this)) idle.splice(idle.indexOf(this), 1);
+  }
+}
 
 function borrow(count: number): HelperThread[] {
   const out: HelperThread[] = [];
   while (out.length < count) {
-    const helper =
-      idle.pop() ??
-      new HelperThread((h) => {
-        all.delete(h);
-        const i = idle.indexOf(h);
-        if (i >= 0) idle.splice(i, 1);
-      });
-    all.add(helper);
+    const helper = idle.pop() ?? new HelperThread();
     helper.take();
     out.push(helper);
   }
   return out;
-}
-
-function giveBack(helper: HelperThread): void {
-  helper.putBack();
-  if (!helper.dead) idle.push(helper);
 }
 
 /** Stops every helper thread (at shutdown, and between test files). */
@@ -131,6 +126,8 @@ async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined
 export interface TextLayer {
   /** Every page, in order. */
   pages: PageLines[];
+  /** Helpers that failed (their pages were read by the parsing thread). */
+  warnings: string[];
   /** The faces of fonts, by the keys lines have (a font's name when threads shared the work). */
   fontFaces(keys: string[]): Promise<Map<string, FontFace>>;
 }
@@ -149,6 +146,7 @@ export async function readTextLayer(
   const faces = new Map<string, FontFace>();
   let done = 0;
   let byHelpers = 0;
+  const warnings: string[] = [];
   const store = (page: PageLines) => {
     pages[page.page - 1] = page;
     options.onProgress?.(++done);
@@ -162,16 +160,23 @@ export async function readTextLayer(
   const finished = helpers.map(
     (helper, i) =>
       new Promise<void>((resolve) => {
-        helper.listen((reply) => {
-          if (reply.job !== job) return;
-          if (reply.type === 'pages') {
-            reply.pages.forEach(store);
-            byHelpers += reply.pages.length;
-          } else {
-            addFaces(reply.faces ?? {});
+        helper.listen(
+          (reply) => {
+            if (reply.job !== job) return;
+            if (reply.type === 'pages') {
+              reply.pages.forEach(store);
+              byHelpers += reply.pages.length;
+            } else {
+              if (reply.error) warnings.push(`A PDF helper thread could not read the file: ${reply.error}`);
+              addFaces(reply.faces ?? {});
+              resolve();
+            }
+          },
+          (error) => {
+            warnings.push(`A PDF helper thread stopped (${error}); the parsing thread read its pages`);
             resolve();
-          }
-        }, resolve);
+          },
+        );
         // A copy of the bytes, moved (not copied again) to the helper.
         const data = new Uint8Array(input);
         helper.send({ type: 'open', job, data, counter: counter.buffer, prefix: `t${i + 1}:` }, [data.buffer]);
@@ -195,7 +200,7 @@ export async function readTextLayer(
   } finally {
     // Helpers still reading (the parse was cancelled) stop at their next chunk.
     Atomics.store(counter, 0, chunks);
-    helpers.forEach(giveBack);
+    for (const helper of helpers) helper.putBack();
   }
 
   // One font has an id per thread: when helpers read pages, lines key fonts by name.
@@ -212,6 +217,7 @@ export async function readTextLayer(
   }
   return {
     pages: pages as PageLines[],
+    warnings,
     async fontFaces(keys) {
       // Fonts of this thread not named yet are named now; a dead helper's stay unknown.
       const unnamed = keys.filter((key) => !faces.has(key) && !HELPER_FONT.test(key));

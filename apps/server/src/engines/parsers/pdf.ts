@@ -205,11 +205,12 @@ export const pdfParser: BookParser = {
  */
 async function readLayout(doc: PdfDocument, input: Buffer, options: ParseOptions, book: BookBuilder) {
   const numPages = doc.numPages;
-  const { pages, fontFaces } = await readTextLayer(doc, input, {
+  const { pages, fontFaces, warnings } = await readTextLayer(doc, input, {
     helpers: options.pdfHelperThreads ?? defaultPdfHelpers(input.length),
     signal: options.signal,
     onProgress: (done) => options.onProgress?.((0.4 * done) / numPages),
   });
+  for (const warning of warnings) book.warn(warning);
   const failed = pages.filter((p) => p.error !== undefined);
   for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
   if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');

@@ -366,6 +366,9 @@ export class UploadService {
       }
       throw error;
     }
+    if (parsed.warnings.length) {
+      this.d.logger.info({ requestId: request.id, warnings: parsed.warnings.slice(0, 20) }, 'parsed with warnings');
+    }
     const blockTotal = parsed.chapters.reduce((n, c) => n + c.blocks.length, 0);
     if (blockTotal === 0) throw new StageFailure('noTextFound', 'no text blocks');
     const processing = await this.chargeProcessing(request, parsed);
