@@ -1,9 +1,10 @@
 /**
- * PDF through pdf.js (legacy build, in-process). Text items with positions become lines, lines are put
- * in reading order (two-column pages included), running headers/footers and page numbers are dropped,
- * footnotes are split off, and paragraphs are rebuilt across line, column and page breaks. Chapters
- * come from the outline, else from heading font sizes, else from page ranges. Pages without a text
- * layer (or all pages with forceOCR) are rendered and OCRed.
+ * PDF through pdf.js (legacy build, in-process; the text layer is read by several threads at once, see
+ * pdf-threads.ts). Text items with positions become lines, lines are put in reading order (two-column
+ * pages included), running headers/footers and page numbers are dropped, footnotes are split off, and
+ * paragraphs are rebuilt across line, column and page breaks. Chapters come from the outline, else
+ * from heading font sizes, else from page ranges. Pages without a text layer (or all pages with
+ * forceOCR) are rendered and OCRed.
  */
 import { BookBuilder, shorten } from './builder.ts';
 import type { BlockDraft } from './blocks.ts';
