@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bookText } from './builder.ts';
 import { pdfParser } from './pdf.ts';
-import { defaultPdfHelpers, disposePdfThreads } from './pdf-threads.ts';
+import { defaultPdfHelpers, disposePdfThreads, pdfHelperThreadCount } from './pdf-threads.ts';
 import type { ParsedBook } from './types.ts';
 
 const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
@@ -51,6 +51,23 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
     const book = await pdfParser.parse(read('zh-debian-reference-cjk.pdf'), { pdfHelperThreads: 1 });
     const headings = book.chapters.flatMap((c) => c.blocks.filter((b) => b.type === 'heading').map((b) => b.text));
     expect(headings).toContain('Abstract');
+  });
+
+  it('parses running at once share at most three helper threads and each gets its own book', async () => {
+    const books = ['zh-debian-reference-cjk.pdf', 'en-free-culture-book.pdf', 'en-pdkids-public-domain-stories.pdf'];
+    const alone = await Promise.all(
+      books.map(async (f) => comparable(await pdfParser.parse(read(f), { pdfHelperThreads: 0 }))),
+    );
+    let most = 0;
+    const onProgress = () => (most = Math.max(most, pdfHelperThreadCount()));
+    const shared = await Promise.all(
+      [...books, ...books].map(async (f) =>
+        comparable(await pdfParser.parse(read(f), { pdfHelperThreads: 3, onProgress })),
+      ),
+    );
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(3);
+    expect(shared).toEqual([...alone, ...alone]);
   });
 
   it('reads the pages of a helper that dies in the middle of a parse', async () => {

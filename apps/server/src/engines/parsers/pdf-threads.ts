@@ -21,6 +21,8 @@ const MAX_BYTES_WITH_HELPERS = 10 * 1024 * 1024;
 /** A helper opens the document and loads its fonts again: worth it from 3 chunks (24 pages) each. */
 const MIN_CHUNKS_PER_READER = 3;
 const HELPER_FONT = /^t\d+:/;
+/** Helper threads of the whole process, whatever the number of parses running at once. */
+const MAX_HELPER_THREADS = 3;
 /**
  * Helpers for a PDF of `bytes`: one per further core (the parsing thread reads too), at most three.
  * A helper holds its own copy of the document with pdf.js's fonts and parsed objects: for a 30 MB
@@ -28,7 +30,7 @@ const HELPER_FONT = /^t\d+:/;
  */
 export function defaultPdfHelpers(bytes: number): number {
   if (bytes > MAX_BYTES_WITH_HELPERS) return 0;
-  return Math.max(0, Math.min(3, os.availableParallelism() - 1));
+  return Math.max(0, Math.min(MAX_HELPER_THREADS, os.availableParallelism() - 1));
 }
 
 const idle: HelperThread[] = [];
@@ -92,14 +94,21 @@ class HelperThread {
   }
 }
 
+/** Up to `count` helpers; fewer when parses running at the same time already hold them all. */
 function borrow(count: number): HelperThread[] {
   const out: HelperThread[] = [];
   while (out.length < count) {
-    const helper = idle.pop() ?? new HelperThread();
+    const helper = idle.pop() ?? (all.size < MAX_HELPER_THREADS ? new HelperThread() : undefined);
+    if (!helper) break;
     helper.take();
     out.push(helper);
   }
   return out;
+}
+
+/** Helper threads alive now, busy or idle. */
+export function pdfHelperThreadCount(): number {
+  return all.size;
 }
 
 /** Stops every helper thread (at shutdown, and between test files). */
