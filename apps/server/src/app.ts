@@ -153,10 +153,18 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
       },
     });
   }
-  // index.html must be revalidated so that a new deployment is picked up at once.
-  const sendIndex = (reply: FastifyReply) =>
+  // index.html must be revalidated so that a new deployment is picked up at once. The handlers below
+  // send it without returning the reply: a returned reply is awaited by Fastify, which watches the
+  // response's end once more on top of the file stream's own watchers: 11 'close' listeners for a
+  // client route, over Node's limit (a MaxListenersExceededWarning each time).
+  const sendIndex = (reply: FastifyReply) => {
     reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
-  if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+  };
+  if (hasWeb) {
+    app.get('/', { schema: { hide: true } }, (_request, reply) => {
+      sendIndex(reply);
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;
     if (url === '/api' || url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -168,6 +176,6 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
         .send('The Yidu web app is not built yet. Run `npm run build` (or `npm start`, which builds it) and reload.');
     }
     if (path.extname(url)) return reply.status(404).type('text/plain').send('Not found');
-    return sendIndex(reply);
+    sendIndex(reply);
   });
 }
