@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { disposeSharedOcrEngine } from '../apps/server/src/engines/ocr/tesseract.ts';
-import { defaultPdfHelpers, disposePdfThreads } from '../apps/server/src/engines/parsers/pdf-threads.ts';
+import { disposePdfThreads, pdfHelpers } from '../apps/server/src/engines/parsers/pdf-threads.ts';
 import { parseBook } from '../apps/server/src/engines/parsers/registry.ts';
 import type { ParseOptions } from '../apps/server/src/engines/parsers/types.ts';
 
@@ -35,8 +35,8 @@ try {
       }
       return fastest;
     };
-    // Files too large for helper threads (defaultPdfHelpers) are parsed the same way either way.
-    const helped = defaultPdfHelpers(data.length) > 0;
+    // Files too large for helper threads (pdfHelpers) are parsed the same way either way.
+    const helped = pdfHelpers(data.length) > 0;
     const shared = await best(helped ? 3 : 2, {});
     const alone = helped ? await best(2, { pdfHelperThreads: 0 }) : shared;
     warm = { warmMs: shared.ms, warmCpuMs: shared.cpuMs, warmOneThreadMs: alone.ms };

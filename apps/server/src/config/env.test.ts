@@ -33,6 +33,16 @@ describe('configuration', () => {
       expect(text).toContain(name);
   });
 
+  it('takes PDF_HELPER_THREADS from 0 to 3, or leaves the count to the machine', () => {
+    const unset = loadConfig({});
+    expect(unset.ok && unset.config.books.pdfHelperThreads).toBeUndefined();
+    const none = loadConfig({ PDF_HELPER_THREADS: '0' });
+    expect(none.ok && none.config.books.pdfHelperThreads).toBe(0);
+    const many = loadConfig({ PDF_HELPER_THREADS: '8' });
+    expect(many.ok).toBe(false);
+    if (!many.ok) expect(many.errors.join('\n')).toContain('PDF_HELPER_THREADS');
+  });
+
   it('needs both admin variables or neither', () => {
     const result = loadConfig({ ADMIN_ACCOUNT: 'root' });
     expect(result.ok).toBe(false);

@@ -94,6 +94,7 @@ export const EnvSchema = z.object({
   UPLOADS_PER_DAY: int(20, 0, 1_000_000),
   UPLOADS_PER_MONTH: int(100, 0, 10_000_000),
   PARSE_TIMEOUT_SECONDS: int(600, 10, 86_400),
+  PDF_HELPER_THREADS: z.coerce.number().int().min(0).max(3).optional(),
   STAGE_STALE_SECONDS: int(60, 2, 3600),
 
   TRANSLATION_ENGINES: z.string().trim().default('microsoft'),
@@ -159,6 +160,8 @@ export interface Config {
     uploadsPerDay: number;
     uploadsPerMonth: number;
     parseTimeoutSeconds: number;
+    /** Threads helping to read a PDF's text (files up to 10 MB); undefined: one per further core. */
+    pdfHelperThreads: number | undefined;
     /** A running stage silent for this long is taken to have lost its worker and is started again. */
     stageStaleSeconds: number;
   };
@@ -252,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         uploadsPerDay: e.UPLOADS_PER_DAY,
         uploadsPerMonth: e.UPLOADS_PER_MONTH,
         parseTimeoutSeconds: e.PARSE_TIMEOUT_SECONDS,
+        pdfHelperThreads: e.PDF_HELPER_THREADS,
         stageStaleSeconds: e.STAGE_STALE_SECONDS,
       },
       translationEngines,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bookText } from './builder.ts';
 import { pdfParser } from './pdf.ts';
-import { defaultPdfHelpers, disposePdfThreads, pdfHelperThreadCount } from './pdf-threads.ts';
+import { disposePdfThreads, pdfHelpers, pdfHelperThreadCount } from './pdf-threads.ts';
 import type { ParsedBook } from './types.ts';
 
 const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
@@ -20,11 +20,14 @@ const pagesWithText = (book: ParsedBook) =>
   [...new Set(book.chapters.flatMap((c) => c.blocks.map((b) => b.pdfPage)))].sort((a, b) => a! - b!);
 
 describe('PDF helper threads by default', () => {
-  it('helps with PDFs up to 10 MB on a machine with cores to spare, never with larger ones', () => {
+  it('helps with PDFs up to 10 MB, by default one thread per further core, never with larger ones', () => {
     const spare = Math.min(3, os.availableParallelism() - 1);
-    expect(defaultPdfHelpers(2 * 1024 * 1024)).toBe(spare);
-    expect(defaultPdfHelpers(10 * 1024 * 1024)).toBe(spare);
-    expect(defaultPdfHelpers(10 * 1024 * 1024 + 1)).toBe(0);
+    expect(pdfHelpers(2 * 1024 * 1024)).toBe(spare);
+    expect(pdfHelpers(10 * 1024 * 1024)).toBe(spare);
+    expect(pdfHelpers(10 * 1024 * 1024 + 1)).toBe(0);
+    expect(pdfHelpers(2 * 1024 * 1024, 0)).toBe(0);
+    expect(pdfHelpers(2 * 1024 * 1024, 2)).toBe(2);
+    expect(pdfHelpers(20 * 1024 * 1024, 2)).toBe(0);
   });
 });
 

@@ -24,13 +24,14 @@ const HELPER_FONT = /^t\d+:/;
 /** Helper threads of the whole process, whatever the number of parses running at once. */
 const MAX_HELPER_THREADS = 3;
 /**
- * Helpers for a PDF of `bytes`: one per further core (the parsing thread reads too), at most three.
- * A helper holds its own copy of the document with pdf.js's fonts and parsed objects: for a 30 MB
- * PDF that is 250 MB more at the peak, so large files are read by the parsing thread alone.
+ * Helpers for a PDF of `bytes`: `wanted`, else one per further core (the parsing thread reads too),
+ * at most three. A helper holds its own copy of the document with pdf.js's fonts and parsed objects:
+ * for a 30 MB PDF that is 250 MB more at the peak, so files over 10 MB are read by the parsing thread
+ * alone whatever is wanted.
  */
-export function defaultPdfHelpers(bytes: number): number {
+export function pdfHelpers(bytes: number, wanted?: number): number {
   if (bytes > MAX_BYTES_WITH_HELPERS) return 0;
-  return Math.max(0, Math.min(MAX_HELPER_THREADS, os.availableParallelism() - 1));
+  return Math.min(MAX_HELPER_THREADS, wanted ?? Math.max(0, os.availableParallelism() - 1));
 }
 
 const idle: HelperThread[] = [];

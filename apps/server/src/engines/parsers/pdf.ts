@@ -25,7 +25,7 @@ import {
 import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument, PdfPage } from './pdf-text.ts';
-import { defaultPdfHelpers, readTextLayer } from './pdf-threads.ts';
+import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
 import type { TextLayer } from './pdf-threads.ts';
 import { pickChapterNodes } from './toc.ts';
 import type { OcrEngine } from '../ocr/types.ts';
@@ -207,7 +207,7 @@ export const pdfParser: BookParser = {
 async function readLayout(doc: PdfDocument, input: Buffer, options: ParseOptions, book: BookBuilder) {
   const numPages = doc.numPages;
   const { pages, fontFaces, warnings } = await readTextLayer(doc, input, {
-    helpers: options.pdfHelperThreads ?? defaultPdfHelpers(input.length),
+    helpers: pdfHelpers(input.length, options.pdfHelperThreads),
     signal: options.signal,
     onProgress: (done) => options.onProgress?.((0.4 * done) / numPages),
   });

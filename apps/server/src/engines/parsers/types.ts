@@ -101,7 +101,7 @@ export interface ParseOptions {
   signal?: AbortSignal;
   /** Engine used for OCR; defaults to the shared tesseract engine. */
   ocrEngine?: OcrEngine;
-  /** PDF: threads helping to read the text layer besides the parsing one (default: see defaultPdfHelpers). */
+  /** PDF: threads helping to read the text layer besides the parsing one, at most (see pdfHelpers). */
   pdfHelperThreads?: number;
 }
 

@@ -353,6 +353,7 @@ export class UploadService {
         autoSplitFootnote: request.auto_split_footnote,
         ocrLanguages: request.original_language ? [request.original_language] : ['en', 'zh'],
         signal: AbortSignal.timeout(this.d.config.books.parseTimeoutSeconds * 1000),
+        pdfHelperThreads: this.d.config.books.pdfHelperThreads,
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastWrite < 1000) return;
