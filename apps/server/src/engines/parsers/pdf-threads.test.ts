@@ -90,7 +90,8 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
     expect(bookText(book).replace(/\s/g, '')).toBe(bookText(alone).replace(/\s/g, ''));
   });
 
-  it('stops a shared parse when the signal is aborted, and the helpers serve the next parse', async () => {
+  it('stops a shared parse when the signal is aborted, stops the helper still reading, and parses the next', async () => {
+    await disposePdfThreads();
     const input = read('en-free-culture-book.pdf');
     const controller = new AbortController();
     const error = await pdfParser
@@ -103,6 +104,8 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
       })
       .catch((e: unknown) => e);
     expect((error as { key?: string }).key).toBe('aborted');
+    // The helper was still reading: it is stopped, not kept (a stuck one would hold up later parses).
+    await expect.poll(() => pdfHelperThreadCount()).toBe(0);
     const book = await pdfParser.parse(input, { pdfHelperThreads: 1 });
     expect(book.stats.pages).toBe(352);
     expect(pagesWithText(book).length).toBeGreaterThan(300);

@@ -167,9 +167,14 @@ export async function readTextLayer(
 
   const job = ++lastJob;
   const helpers = borrow(Math.min(options.helpers, Math.floor(chunks / MIN_CHUNKS_PER_READER) - 1));
+  const over = helpers.map(() => false);
   const finished = helpers.map(
     (helper, i) =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((settle) => {
+        const resolve = () => {
+          over[i] = true;
+          settle();
+        };
         helper.listen(
           (reply) => {
             if (reply.job !== job) return;
@@ -208,9 +213,9 @@ export async function readTextLayer(
       store(await reader.read(n));
     }
   } finally {
-    // Helpers still reading (the parse was cancelled) stop at their next chunk.
-    Atomics.store(counter, 0, chunks);
-    for (const helper of helpers) helper.putBack();
+    // A helper still reading when the parse ends (cancelled, or timed out on a page pdf.js never
+    // finishes) is stopped rather than kept: stuck, it would hold up every later parse that took it.
+    helpers.forEach((helper, i) => (over[i] ? helper.putBack() : void helper.stop()));
   }
 
   // One font has an id per thread: when helpers read pages, lines key fonts by name.
