@@ -167,12 +167,12 @@ export async function readTextLayer(
 
   const job = ++lastJob;
   const helpers = borrow(Math.min(options.helpers, Math.floor(chunks / MIN_CHUNKS_PER_READER) - 1));
-  const over = helpers.map(() => false);
+  const helperDone = helpers.map(() => false);
   const finished = helpers.map(
     (helper, i) =>
       new Promise<void>((settle) => {
         const resolve = () => {
-          over[i] = true;
+          helperDone[i] = true;
           settle();
         };
         helper.listen(
@@ -215,7 +215,7 @@ export async function readTextLayer(
   } finally {
     // A helper still reading when the parse ends (cancelled, or timed out on a page pdf.js never
     // finishes) is stopped rather than kept: stuck, it would hold up every later parse that took it.
-    helpers.forEach((helper, i) => (over[i] ? helper.putBack() : void helper.stop()));
+    helpers.forEach((helper, i) => (helperDone[i] ? helper.putBack() : void helper.stop()));
   }
 
   // One font has an id per thread: when helpers read pages, lines key fonts by name.
