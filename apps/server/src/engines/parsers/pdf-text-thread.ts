@@ -1,23 +1,30 @@
 /**
- * A helper thread for PDF text layers (started by pdf-threads.ts). For each document it is given, it
+ * A helper thread for PDF text layers (started by pdf-threads.ts). It loads pdf.js and says `ready`;
+ * then, for each document it is given, it
  * opens its own copy, claims chunks of pages from a counter shared with the parsing thread and the
  * other helpers, and posts each chunk's lines back, then the names of their fonts. Messages are handled
  * one at a time, in order, so a `close` always ends before the next document's `open`.
  */
 import { parentPort } from 'node:worker_threads';
-import { openPdf, PageReader, readChunks } from './pdf-text.ts';
+import { openPdf, PageReader, readChunks, warmUpPdfJs } from './pdf-text.ts';
 import type { FontFace, PageLines, PdfDocument } from './pdf-text.ts';
 
 export type HelperRequest =
   { type: 'open'; job: number; data: Uint8Array; counter: SharedArrayBuffer; prefix: string } | { type: 'close' };
 
-/** Every reply names its job: a reply to an abandoned parse must not reach the next one. */
-export type HelperReply = { job: number } & (
-  { type: 'pages'; pages: PageLines[] } | { type: 'done'; faces?: Record<string, FontFace>; error?: string }
-);
+/** Every reply but `ready` names its job: a reply to an abandoned parse must not reach the next one. */
+export type HelperReply =
+  | { type: 'ready' }
+  | ({ job: number } & (
+      { type: 'pages'; pages: PageLines[] } | { type: 'done'; faces?: Record<string, FontFace>; error?: string }
+    ));
 
 let doc: PdfDocument | undefined;
-let queue: Promise<void> = Promise.resolve();
+// A thread whose pdf.js cannot load never says it is ready, and so is never given a document.
+let queue: Promise<void> = warmUpPdfJs().then(
+  () => parentPort!.postMessage({ type: 'ready' } satisfies HelperReply),
+  () => undefined,
+);
 
 async function handle(message: HelperRequest): Promise<void> {
   if (message.type === 'close') {

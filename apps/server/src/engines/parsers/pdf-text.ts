@@ -35,6 +35,25 @@ export interface FontFace {
   bold: boolean;
 }
 
+/** A one-page PDF (pdf.js rebuilds its missing cross-reference table) to warm a thread up with. */
+const WARM_UP_PDF = new TextEncoder().encode(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Contents 4 0 R' +
+    '/Resources<</Font<</F1<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>>>>>>>endobj\n' +
+    '4 0 obj<</Length 38>>stream\nBT /F1 12 Tf 20 100 Td (Warm) Tj ET\nendstream endobj\n' +
+    'trailer<</Root 1 0 R>>\n%%EOF\n',
+);
+
+/** Loads pdf.js and its worker side and reads one page, so that the first real document is not slowed. */
+export async function warmUpPdfJs(): Promise<void> {
+  const doc = await openPdf(WARM_UP_PDF);
+  try {
+    await (await doc.getPage(1)).getTextContent();
+  } finally {
+    await doc.destroy().catch(() => undefined);
+  }
+}
+
 /**
  * Opens a PDF with pdf.js. pdf.js takes the bytes over (they are moved to its worker side), so they
  * are copied unless `handOver` says the caller will not use them again.

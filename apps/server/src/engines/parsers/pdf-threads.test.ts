@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bookText } from './builder.ts';
 import { pdfParser } from './pdf.ts';
-import { disposePdfThreads, pdfHelpers, pdfHelperThreadCount } from './pdf-threads.ts';
+import { disposePdfThreads, pdfHelpers, pdfHelperThreadCount, startPdfHelpers } from './pdf-threads.ts';
 import type { ParsedBook } from './types.ts';
 
 const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
@@ -44,6 +44,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
       const input = read(file);
       const alone = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0 }));
       expect(alone.stats.pages).toBeGreaterThan(8);
+      await startPdfHelpers(2);
       for (const helpers of [1, 2]) {
         expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: helpers }))).toEqual(alone);
       }
@@ -51,6 +52,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
   }
 
   it('a CJK book keeps its headings in bold body type when helpers read part of it', async () => {
+    await startPdfHelpers(1);
     const book = await pdfParser.parse(read('zh-debian-reference-cjk.pdf'), { pdfHelperThreads: 1 });
     const headings = book.chapters.flatMap((c) => c.blocks.filter((b) => b.type === 'heading').map((b) => b.text));
     expect(headings).toContain('Abstract');
@@ -61,6 +63,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
     const alone = await Promise.all(
       books.map(async (f) => comparable(await pdfParser.parse(read(f), { pdfHelperThreads: 0 }))),
     );
+    await startPdfHelpers(3);
     let most = 0;
     const onProgress = () => (most = Math.max(most, pdfHelperThreadCount()));
     const shared = await Promise.all(
@@ -76,6 +79,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
   it('reads the pages of a helper that dies in the middle of a parse', async () => {
     const input = read('zh-debian-reference-cjk.pdf');
     const alone = await pdfParser.parse(input, { pdfHelperThreads: 0 });
+    await startPdfHelpers(1);
     let killed: Promise<void> | undefined;
     const book = await pdfParser.parse(input, {
       pdfHelperThreads: 1,
@@ -92,6 +96,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
 
   it('stops a shared parse when the signal is aborted, stops the helper still reading, and parses the next', async () => {
     await disposePdfThreads();
+    await startPdfHelpers(1);
     const input = read('en-free-culture-book.pdf');
     const controller = new AbortController();
     const error = await pdfParser
@@ -109,5 +114,16 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
     const book = await pdfParser.parse(input, { pdfHelperThreads: 1 });
     expect(book.stats.pages).toBe(352);
     expect(pagesWithText(book).length).toBeGreaterThan(300);
+  });
+
+  it('never waits for a helper to start: with none ready a parse reads alone and starts one for the next', async () => {
+    await disposePdfThreads();
+    const input = read('zh-debian-reference-cjk.pdf');
+    const alone = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0 }));
+    expect(pdfHelperThreadCount()).toBe(0);
+    expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: 1 }))).toEqual(alone);
+    expect(pdfHelperThreadCount()).toBe(1);
+    await startPdfHelpers(1);
+    expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: 1 }))).toEqual(alone);
   });
 });

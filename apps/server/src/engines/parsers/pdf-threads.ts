@@ -6,8 +6,9 @@
  * deliver (it died, or never started) are read by the parsing thread at the end, so a helper can only
  * make a parse faster, never lose a page.
  *
- * Helper threads are kept for the next PDF and stop after half a minute without work. Fonts come back
- * keyed by name (see PageReader), so the lines are the same whichever thread read them.
+ * Only helpers already started and warm are used (see borrow); they are kept for the next PDF and
+ * stop after five minutes without work. Fonts come back keyed by name (see PageReader), so the lines
+ * are the same whichever thread read them.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -16,7 +17,7 @@ import { CHUNK_PAGES, PageReader, readChunks } from './pdf-text.ts';
 import type { FontFace, PageLines, PdfDocument } from './pdf-text.ts';
 import type { HelperReply, HelperRequest } from './pdf-text-thread.ts';
 
-const IDLE_MS = 30_000;
+const IDLE_MS = 5 * 60_000;
 const MAX_BYTES_WITH_HELPERS = 10 * 1024 * 1024;
 /** A helper opens the document and loads its fonts again: worth it from 3 chunks (24 pages) each. */
 const MIN_CHUNKS_PER_READER = 3;
@@ -34,6 +35,7 @@ export function pdfHelpers(bytes: number, wanted?: number): number {
   return Math.min(MAX_HELPER_THREADS, wanted ?? Math.max(0, os.availableParallelism() - 1));
 }
 
+/** Started and ready helpers without work, the most recently used last. */
 const idle: HelperThread[] = [];
 const all = new Set<HelperThread>();
 let lastJob = 0;
@@ -44,15 +46,25 @@ class HelperThread {
   private onReply: ((reply: HelperReply) => void) | undefined;
   private onExit: ((error: string) => void) | undefined;
   private error = 'stopped';
+  readonly ready: Promise<void>;
   dead = false;
 
   constructor() {
     all.add(this);
-    this.worker.on('message', (reply: HelperReply) => this.onReply?.(reply));
+    // Starting is not work: a helper being started never keeps the process alive.
+    this.worker.unref();
+    let becomeReady = () => {};
+    this.ready = new Promise((resolve) => (becomeReady = resolve));
+    this.worker.on('message', (reply: HelperReply) => {
+      if (reply.type !== 'ready') return this.onReply?.(reply);
+      this.rest();
+      becomeReady();
+    });
     this.worker.on('error', (error) => (this.error = error.message));
     this.worker.on('exit', () => {
       this.dead = true;
       this.retire();
+      becomeReady();
       this.onExit?.(this.error);
     });
   }
@@ -68,9 +80,7 @@ class HelperThread {
     this.onReply = undefined;
     this.onExit = undefined;
     this.worker.unref();
-    if (this.dead) return;
-    idle.push(this);
-    this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
+    this.rest();
   }
 
   send(request: HelperRequest, transfer: ArrayBuffer[] = []): void {
@@ -89,22 +99,35 @@ class HelperThread {
     await this.worker.terminate();
   }
 
+  /** Waits for work among the idle helpers, for IDLE_MS at most. */
+  private rest(): void {
+    if (this.dead) return;
+    idle.push(this);
+    this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
+  }
+
   private retire(): void {
     all.delete(this);
     if (idle.includes(this)) idle.splice(idle.indexOf(this), 1);
   }
 }
 
-/** Up to `count` helpers; fewer when parses running at the same time already hold them all. */
+/**
+ * Up to `count` helpers that are ready now. A parse never waits for a helper to start: a thread that
+ * has just started reads far more slowly than the parsing thread (it loads pdf.js and compiles it as
+ * it goes), which made parses slower, not faster. Missing helpers are started for the next parses.
+ */
 function borrow(count: number): HelperThread[] {
-  const out: HelperThread[] = [];
-  while (out.length < count) {
-    const helper = idle.pop() ?? (all.size < MAX_HELPER_THREADS ? new HelperThread() : undefined);
-    if (!helper) break;
-    helper.take();
-    out.push(helper);
-  }
+  const out = idle.splice(Math.max(0, idle.length - count));
+  for (const helper of out) helper.take();
+  void startPdfHelpers(count);
   return out;
+}
+
+/** Starts helpers until `count` are alive (at most MAX_HELPER_THREADS); resolves when they are ready. */
+export async function startPdfHelpers(count: number): Promise<void> {
+  while (all.size < Math.min(count, MAX_HELPER_THREADS)) new HelperThread();
+  await Promise.all([...all].map((helper) => helper.ready));
 }
 
 /** Helper threads alive now, busy or idle. */
@@ -177,7 +200,7 @@ export async function readTextLayer(
         };
         helper.listen(
           (reply) => {
-            if (reply.job !== job) return;
+            if (reply.type === 'ready' || reply.job !== job) return;
             if (reply.type === 'pages') {
               reply.pages.forEach(store);
               byHelpers += reply.pages.length;
