@@ -3,8 +3,7 @@
  * time and runs one page after another in pdf.js, so pages are shared out: the parsing thread and up
  * to `helpers` worker threads each open the document and claim chunks of pages from one shared
  * counter until none are left (a fast reader simply takes more chunks). Pages a helper does not
- * deliver (it died, or never started) are read by the parsing thread at the end, so a helper can only
- * make a parse faster, never lose a page.
+ * deliver (it died) are read by the parsing thread at the end: a dead helper costs time, never a page.
  *
  * Only helpers already started and warm are used (see borrow); they are kept for the next PDF and
  * stop after five minutes without work. Fonts come back keyed by name (see PageReader), so the lines
