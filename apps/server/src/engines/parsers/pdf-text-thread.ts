@@ -10,7 +10,8 @@ import { openPdf, PageReader, readChunks, warmUpPdfJs } from './pdf-text.ts';
 import type { FontFace, PageLines, PdfDocument } from './pdf-text.ts';
 
 export type HelperRequest =
-  { type: 'open'; job: number; data: Uint8Array; counter: SharedArrayBuffer; prefix: string } | { type: 'close' };
+  | { type: 'open'; job: number; data: Uint8Array; counter: SharedArrayBuffer; prefix: string; stretchPages?: number }
+  | { type: 'close' };
 
 /** Every reply but `ready` names its job: a reply to an abandoned parse must not reach the next one. */
 export type HelperReply =
@@ -36,11 +37,11 @@ async function handle(message: HelperRequest): Promise<void> {
   const post = (reply: HelperReply) => parentPort!.postMessage(reply);
   try {
     doc = await openPdf(message.data, { handOver: true });
-    const reader = new PageReader(doc, message.prefix);
+    const reader = new PageReader(doc, message.prefix, message.stretchPages);
     const counter = new Int32Array(message.counter);
     await readChunks(reader, doc.numPages, counter, (pages) => post({ job, type: 'pages', pages }));
     // The parsing thread counts fonts by name when helpers took part: name all of this thread's.
-    post({ job, type: 'done', faces: await reader.nameFonts() });
+    post({ job, type: 'done', faces: await reader.namedFonts() });
   } catch (error) {
     post({ job, type: 'done', error: (error as Error).message });
   }

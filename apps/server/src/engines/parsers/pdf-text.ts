@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { collectGarbage } from '../../lib/collect-garbage.ts';
 import { ParseError } from './errors.ts';
 import { buildLines, removeMarginNumbers } from './pdf-layout.ts';
 import type { PdfLine, PdfPageText } from './pdf-layout.ts';
@@ -55,13 +56,14 @@ export async function warmUpPdfJs(): Promise<void> {
 }
 
 /**
- * Opens a PDF with pdf.js. pdf.js takes the bytes over (they are moved to its worker side), so they
- * are copied unless `handOver` says the caller will not use them again.
+ * Opens a PDF with pdf.js. pdf.js takes the bytes over (they are moved to its worker side, and the
+ * caller's buffer is left empty), so they are copied unless `handOver` says the caller will not use
+ * them again. A buffer that is a slice of a larger one is copied either way.
  */
 export async function openPdf(input: Uint8Array, { handOver = false } = {}): Promise<PdfDocument> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
-    data: handOver ? input : new Uint8Array(input),
+    data: handOver ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input),
     standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
     cMapUrl: `${PDFJS_ROOT}/cmaps/`,
     cMapPacked: true,
@@ -102,6 +104,13 @@ async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText>
 export const CHUNK_PAGES = 8;
 /** Pages loaded to name fonts, at most: a book with a font per page is not loaded twice over. */
 const MAX_NAMING_PAGES = 12;
+/**
+ * Pages a reader reads between two emptyings of pdf.js's caches. pdf.js keeps every font and parsed
+ * object of an open document until told to let go; over the 2,956 pages of a 30 MB book, that and
+ * the garbage V8 lets pile up beside it took the parse past 600 MB. Books up to this length (nearly
+ * all) are read in one go, as before.
+ */
+export const STRETCH_PAGES = 400;
 
 /**
  * Reads pages of one opened document and names the fonts of their lines on request.
@@ -111,16 +120,27 @@ const MAX_NAMING_PAGES = 12;
  * stay apart. Names come from a page's operator list (as costly as reading the page again), so they
  * are asked for only when needed: for every font when several threads read the book (to count one
  * font as one), else for the few fonts that may be heading faces.
+ *
+ * A reader of a long book empties pdf.js's caches every STRETCH_PAGES pages. Fonts loaded again then
+ * get new ids, so every font of a stretch is named before its id is forgotten, and lines key fonts
+ * by name, as when threads share a book.
  */
 export class PageReader {
   private readonly doc: PdfDocument;
   private readonly prefix: string;
-  /** Fonts (pdf.js ids) of the lines read, by page. */
+  private readonly stretchPages: number;
+  /** Fonts (pdf.js ids) of the lines read since the caches were last emptied, by page. */
   private readonly fontsOfPage = new Map<number, Set<string>>();
+  /** Faces of the fonts of earlier stretches, by prefixed id. */
+  private readonly earlierFaces: Record<string, FontFace> = {};
+  private readInStretch = 0;
+  /** Whether pdf.js's caches were emptied: some fonts then have several ids (see namedFonts). */
+  emptiedCaches = false;
 
-  constructor(doc: PdfDocument, prefix = '') {
+  constructor(doc: PdfDocument, prefix = '', stretchPages = STRETCH_PAGES) {
     this.doc = doc;
     this.prefix = prefix;
+    this.stretchPages = stretchPages;
   }
 
   /**
@@ -128,6 +148,8 @@ export class PageReader {
    * `error` and no lines: pdf.js recovers what it can, the rest of the book goes on.
    */
   async read(n: number): Promise<PageLines> {
+    if (this.readInStretch === this.stretchPages) await this.endStretch();
+    this.readInStretch++;
     try {
       const page = await this.doc.getPage(n);
       const text = await pageText(page, n);
@@ -148,7 +170,32 @@ export class PageReader {
     }
   }
 
-  /** Names of the fonts read (of `only` these, by prefixed id), each looked up on a page using it. */
+  /**
+   * Names the fonts of the stretch, has pdf.js empty its caches, and collects the garbage at once:
+   * left to itself V8 grows the heap instead, and the peak with it.
+   */
+  private async endStretch(): Promise<void> {
+    Object.assign(this.earlierFaces, await this.nameFonts());
+    this.fontsOfPage.clear();
+    this.readInStretch = 0;
+    this.emptiedCaches = true;
+    await this.doc.cleanup();
+    collectGarbage();
+  }
+
+  /**
+   * Names of every font read. A reader that has emptied pdf.js's caches ends its last stretch the
+   * same way, so the memory is free again before the layout of the book takes its own.
+   */
+  async namedFonts(): Promise<Record<string, FontFace>> {
+    if (this.emptiedCaches && this.readInStretch) await this.endStretch();
+    return { ...this.earlierFaces, ...(await this.nameFonts()) };
+  }
+
+  /**
+   * Names of the fonts read in this stretch (of `only` these, by prefixed id), each looked up on a
+   * page using it.
+   */
   async nameFonts(only?: Iterable<string>): Promise<Record<string, FontFace>> {
     const faces: Record<string, FontFace> = {};
     const wanted = only && new Set([...only].map((font) => font.slice(this.prefix.length)));

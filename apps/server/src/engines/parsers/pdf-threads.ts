@@ -167,7 +167,7 @@ export interface TextLayer {
 export async function readTextLayer(
   doc: PdfDocument,
   input: Uint8Array,
-  options: { helpers: number; signal?: AbortSignal; onProgress?: (pagesDone: number) => void },
+  options: { helpers: number; stretchPages?: number; signal?: AbortSignal; onProgress?: (pagesDone: number) => void },
 ): Promise<TextLayer> {
   throwIfAborted(options.signal);
   const pageCount = doc.numPages;
@@ -216,11 +216,14 @@ export async function readTextLayer(
         );
         // A copy of the bytes, moved (not copied again) to the helper.
         const data = new Uint8Array(input);
-        helper.send({ type: 'open', job, data, counter: counter.buffer, prefix: `t${i + 1}:` }, [data.buffer]);
+        const { stretchPages } = options;
+        helper.send({ type: 'open', job, data, counter: counter.buffer, prefix: `t${i + 1}:`, stretchPages }, [
+          data.buffer,
+        ]);
       }),
   );
 
-  const reader = new PageReader(doc);
+  const reader = new PageReader(doc, '', options.stretchPages);
   try {
     const onChunk = async (chunk: PageLines[]) => {
       chunk.forEach(store);
@@ -240,9 +243,10 @@ export async function readTextLayer(
     helpers.forEach((helper, i) => (helperDone[i] ? helper.putBack() : void helper.stop()));
   }
 
-  // One font has an id per thread: when helpers read pages, lines key fonts by name.
-  if (byHelpers) {
-    addFaces(await reader.nameFonts());
+  // One font has an id per thread, and new ones after pdf.js's caches were emptied: lines then key
+  // fonts by name.
+  if (byHelpers || reader.emptiedCaches) {
+    addFaces(await reader.namedFonts());
     for (const page of pages as PageLines[]) {
       for (const line of page.lines) {
         const face = line.font === undefined ? undefined : faces.get(line.font);

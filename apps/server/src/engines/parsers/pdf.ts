@@ -190,24 +190,33 @@ export const pdfParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
-    const doc = await openPdf(input);
+    const helpers = pdfHelpers(input.length, options.pdfHelperThreads);
+    // Helpers get copies of the bytes, made later: only a parse without them can give pdf.js the input.
+    const doc = await openPdf(input, { handOver: options.handOverInput === true && helpers === 0 });
     try {
-      return await parseDocument(doc, input, options, started);
+      return await parseDocument(doc, { input, helpers }, options, started);
     } finally {
       await doc.destroy().catch(() => undefined);
     }
   },
 };
 
+/** The file's bytes (empty when handed over to pdf.js) and the helper threads that may read them. */
+interface PdfSource {
+  input: Buffer;
+  helpers: number;
+}
+
 /**
  * Steps 1 and 2 of a parse: the text layer of every page as lines (pages that fail to load are
  * skipped: pdf.js recovers what it can; other threads help when the machine has cores to spare), the
  * pages to OCR, running headers removed, the body size, heading sizes and bold heading faces.
  */
-async function readLayout(doc: PdfDocument, input: Buffer, options: ParseOptions, book: BookBuilder) {
+async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOptions, book: BookBuilder) {
   const numPages = doc.numPages;
-  const { pages, fontFaces, warnings } = await readTextLayer(doc, input, {
-    helpers: pdfHelpers(input.length, options.pdfHelperThreads),
+  const { pages, fontFaces, warnings } = await readTextLayer(doc, source.input, {
+    helpers: source.helpers,
+    stretchPages: options.pdfStretchPages,
     signal: options.signal,
     onProgress: (done) => options.onProgress?.((0.4 * done) / numPages),
   });
@@ -239,7 +248,7 @@ async function readLayout(doc: PdfDocument, input: Buffer, options: ParseOptions
 
 async function parseDocument(
   doc: PdfDocument,
-  input: Buffer,
+  source: PdfSource,
   options: ParseOptions,
   started: number,
 ): Promise<ParsedBook> {
@@ -261,7 +270,7 @@ async function parseDocument(
 
   const { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages } = await readLayout(
     doc,
-    input,
+    source,
     options,
     book,
   );

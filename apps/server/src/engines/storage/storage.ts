@@ -110,7 +110,9 @@ export class S3Storage implements FileStorage {
   async get(key: string): Promise<Buffer> {
     assertSafeKey(key);
     const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-    return Buffer.from(await object.Body!.transformToByteArray());
+    const bytes = await object.Body!.transformToByteArray();
+    // A view, not a copy: a 30 MB book would otherwise be held twice while it is read.
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   async stream(key: string): Promise<Readable> {

@@ -354,6 +354,8 @@ export class UploadService {
         ocrLanguages: request.original_language ? [request.original_language] : ['en', 'zh'],
         signal: AbortSignal.timeout(this.d.config.books.parseTimeoutSeconds * 1000),
         pdfHelperThreads: this.d.config.books.pdfHelperThreads,
+        // `data` is not used after the parse: the parser may take the bytes instead of copying them.
+        handOverInput: true,
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastWrite < 1000) return;
