@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pdfParser } from './pdf.ts';
+import { openPdf, PageReader } from './pdf-text.ts';
 import { disposePdfThreads, startPdfHelpers } from './pdf-threads.ts';
 import type { ParsedBook } from './types.ts';
 
@@ -27,6 +28,30 @@ describe.skipIf(!existsSync(CORPUS))('PDFs read in stretches', () => {
       expect(comparable(stretched)).toEqual(whole);
     });
   }
+
+  it('names each font once, however many stretches it is used in', async () => {
+    const doc = await openPdf(read('zh-debian-reference-cjk.pdf'));
+    try {
+      const reader = new PageReader(doc, '', 45);
+      const asked: string[] = [];
+      const nameFonts = reader.nameFonts.bind(reader);
+      reader.nameFonts = (only) => {
+        asked.push(...(only ?? ['every font']));
+        return nameFonts(only);
+      };
+      const used = new Set<string>();
+      for (let n = 1; n <= doc.numPages; n++) {
+        for (const line of (await reader.read(n)).lines) if (line.font) used.add(line.font);
+      }
+      const faces = await reader.namedFonts();
+      expect(reader.emptiedCaches).toBe(true);
+      expect(asked.length).toBe(new Set(asked).size);
+      expect(new Set(asked)).toEqual(used);
+      expect(Object.keys(faces).sort()).toEqual([...used].sort());
+    } finally {
+      await doc.destroy();
+    }
+  });
 
   it('a helper thread reading in stretches too gives the same book', async () => {
     const input = read('zh-debian-reference-cjk.pdf');

@@ -9,6 +9,7 @@ import { collectGarbage } from '../../lib/collect-garbage.ts';
 import { ParseError } from './errors.ts';
 import { buildLines, removeMarginNumbers } from './pdf-layout.ts';
 import type { PdfLine, PdfPageText } from './pdf-layout.ts';
+import { inThreadWorker } from './pdfjs-port.ts';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 type PdfJs = typeof PdfJsModule;
@@ -63,6 +64,7 @@ export async function warmUpPdfJs(): Promise<void> {
 export async function openPdf(input: Uint8Array, { handOver = false } = {}): Promise<PdfDocument> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
+    worker: (await inThreadWorker(pdfjs)).worker,
     data: handOver ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input),
     standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
     cMapUrl: `${PDFJS_ROOT}/cmaps/`,
@@ -102,6 +104,12 @@ async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText>
 
 /** Pages a reader claims at a time from the shared counter. */
 export const CHUNK_PAGES = 8;
+/**
+ * Pages a reader has pdf.js work on at once. pdf.js inflates content streams on libuv's thread
+ * pool and waits for them; with a second page in hand it parses that one meanwhile (about 8% off
+ * a long book's parse; more pages in flight gained nothing more).
+ */
+const PAGES_IN_FLIGHT = 2;
 /** Pages loaded to name fonts, at most: a book with a font per page is not loaded twice over. */
 const MAX_NAMING_PAGES = 12;
 /**
@@ -121,9 +129,10 @@ export const STRETCH_PAGES = 400;
  * are asked for only when needed: for every font when several threads read the book (to count one
  * font as one), else for the few fonts that may be heading faces.
  *
- * A reader of a long book empties pdf.js's caches every STRETCH_PAGES pages. Fonts loaded again then
- * get new ids, so every font of a stretch is named before its id is forgotten, and lines key fonts
- * by name, as when threads share a book.
+ * A reader of a long book empties pdf.js's caches every STRETCH_PAGES pages. Most fonts keep their
+ * ids when loaded again, but those without a font descriptor get new ones, so the fonts of a
+ * stretch not named yet are named before its end, and lines key fonts by name, as when threads
+ * share a book.
  */
 export class PageReader {
   private readonly doc: PdfDocument;
@@ -148,7 +157,28 @@ export class PageReader {
    * `error` and no lines: pdf.js recovers what it can, the rest of the book goes on.
    */
   async read(n: number): Promise<PageLines> {
-    if (this.readInStretch === this.stretchPages) await this.endStretch();
+    await this.endStretchIfDue();
+    return this.readPage(n);
+  }
+
+  /** Pages `first` to `last`, in order, PAGES_IN_FLIGHT at a time. */
+  async readPages(first: number, last: number): Promise<PageLines[]> {
+    await this.endStretchIfDue();
+    const pages = new Array<PageLines>(last - first + 1);
+    let next = first;
+    const worker = async () => {
+      for (let n = next++; n <= last; n = next++) pages[n - first] = await this.readPage(n);
+    };
+    await Promise.all(Array.from({ length: Math.min(PAGES_IN_FLIGHT, pages.length) }, worker));
+    return pages;
+  }
+
+  /** Caches are emptied between pages only, never under a page pdf.js is working on. */
+  private async endStretchIfDue(): Promise<void> {
+    if (this.readInStretch >= this.stretchPages) await this.endStretch();
+  }
+
+  private async readPage(n: number): Promise<PageLines> {
     this.readInStretch++;
     try {
       const page = await this.doc.getPage(n);
@@ -175,7 +205,7 @@ export class PageReader {
    * left to itself V8 grows the heap instead, and the peak with it.
    */
   private async endStretch(): Promise<void> {
-    Object.assign(this.earlierFaces, await this.nameFonts());
+    Object.assign(this.earlierFaces, await this.nameNewFonts());
     this.fontsOfPage.clear();
     this.readInStretch = 0;
     this.emptiedCaches = true;
@@ -189,7 +219,21 @@ export class PageReader {
    */
   async namedFonts(): Promise<Record<string, FontFace>> {
     if (this.emptiedCaches && this.readInStretch) await this.endStretch();
-    return { ...this.earlierFaces, ...(await this.nameFonts()) };
+    return { ...this.earlierFaces, ...(await this.nameNewFonts()) };
+  }
+
+  /**
+   * Names the fonts of this stretch not named in an earlier one. pdf.js gives a font loaded again
+   * after its caches were emptied the id it had (the id is kept on the font's descriptor, which
+   * stays parsed); only fonts without a descriptor come back under new ids. So most fonts of a long
+   * book are named once.
+   */
+  private nameNewFonts(): Promise<Record<string, FontFace>> {
+    const unnamed = new Set<string>();
+    for (const fonts of this.fontsOfPage.values()) {
+      for (const font of fonts) if (!(this.prefix + font in this.earlierFaces)) unnamed.add(this.prefix + font);
+    }
+    return this.nameFonts(unnamed);
   }
 
   /**
@@ -226,9 +270,11 @@ function coveringPages(
   const out: [number, string[]][] = [];
   const left = new Set([...fontsOfPage.values()].flatMap((fonts) => [...fonts]));
   if (wanted) for (const font of left) if (!wanted.has(font)) left.delete(font);
+  // In page order, as pages read at once may have finished in either order: the same pages win.
+  const byPage = [...fontsOfPage].sort(([a], [b]) => a - b);
   while (left.size && out.length < limit) {
     let best: [number, string[]] = [0, []];
-    for (const [page, used] of fontsOfPage) {
+    for (const [page, used] of byPage) {
       const covered = [...used].filter((font) => left.has(font));
       if (covered.length > best[1].length) best = [page, covered];
     }
@@ -251,9 +297,7 @@ export async function readChunks(
 ): Promise<void> {
   const chunks = Math.ceil(pageCount / CHUNK_PAGES);
   for (let chunk = Atomics.add(counter, 0, 1); chunk < chunks; chunk = Atomics.add(counter, 0, 1)) {
-    const pages: PageLines[] = [];
     const first = chunk * CHUNK_PAGES + 1;
-    for (let n = first; n <= Math.min(pageCount, first + CHUNK_PAGES - 1); n++) pages.push(await reader.read(n));
-    await onChunk(pages);
+    await onChunk(await reader.readPages(first, Math.min(pageCount, first + CHUNK_PAGES - 1)));
   }
 }
