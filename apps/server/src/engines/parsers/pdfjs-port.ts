@@ -67,7 +67,8 @@ export function inThreadWorker(
     const { WorkerMessageHandler } = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     const port = new InThreadPort();
     WorkerMessageHandler.initializeFromPort(port);
-    const worker = pdfjs.PDFWorker.create({ port: port as unknown as Worker });
+    // Errors only, as each document asks (`verbosity: 0`): the worker side answers to its worker's level.
+    const worker = pdfjs.PDFWorker.create({ port: port as unknown as Worker, verbosity: pdfjs.VerbosityLevel.ERRORS });
     await worker.promise;
     return { worker, port };
   })();
