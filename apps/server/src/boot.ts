@@ -20,6 +20,7 @@ import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
+import { warmUpPdfJs } from './engines/parsers/pdf-text.ts';
 import { disposePdfThreads } from './engines/parsers/pdf-threads.ts';
 
 export interface Running {
@@ -119,6 +120,8 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       registerBookJobs(queue, services.uploads, services.reader);
       await queue.startWorkers();
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
+      // pdf.js takes 0.2-0.5 s to load and compile: paid now rather than by the first PDF uploaded.
+      warmUpPdfJs().catch((error: unknown) => logger.warn({ err: error }, 'pdf.js warm-up failed'));
     }
 
     let app: FastifyInstance | undefined;
