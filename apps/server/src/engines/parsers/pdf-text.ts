@@ -56,6 +56,18 @@ export async function warmUpPdfJs(): Promise<void> {
   }
 }
 
+/** How Yidu has pdf.js open every document: fonts and CMaps from the package, no eval, no logs. */
+export const PDFJS_DOCUMENT_OPTIONS = {
+  standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
+  cMapUrl: `${PDFJS_ROOT}/cmaps/`,
+  cMapPacked: true,
+  isEvalSupported: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+  stopAtErrors: false,
+  verbosity: 0,
+};
+
 /**
  * Opens a PDF with pdf.js. pdf.js takes the bytes over (they are moved to its worker side, and the
  * caller's buffer is left empty), so they are copied unless `handOver` says the caller will not use
@@ -66,14 +78,7 @@ export async function openPdf(input: Uint8Array, { handOver = false } = {}): Pro
   const task = pdfjs.getDocument({
     worker: (await inThreadWorker(pdfjs)).worker,
     data: handOver ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input),
-    standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
-    cMapUrl: `${PDFJS_ROOT}/cmaps/`,
-    cMapPacked: true,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    stopAtErrors: false,
-    verbosity: 0,
+    ...PDFJS_DOCUMENT_OPTIONS,
   });
   try {
     return await task.promise;

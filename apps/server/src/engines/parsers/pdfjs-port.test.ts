@@ -4,15 +4,13 @@
  * page, and a document destroyed must leave nothing listening behind.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openPdf } from './pdf-text.ts';
+import { openPdf, PDFJS_DOCUMENT_OPTIONS } from './pdf-text.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
 
 const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 const read = (file: string) => readFileSync(path.join(CORPUS, 'pdf', file));
-const PDFJS_ROOT = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const loadPdfJs = () => import('pdfjs-dist/legacy/build/pdf.mjs');
 
 /** Font ids name their document (`g_d3_f1`), and the two reads are two documents. */
@@ -21,16 +19,7 @@ const withoutDocumentIds = (content: unknown) => JSON.parse(JSON.stringify(conte
 /** The text content of every page, read through pdf.js's own loopback port. */
 async function textThroughLoopback(data: Uint8Array) {
   const pdfjs = await loadPdfJs();
-  const doc = await pdfjs.getDocument({
-    data,
-    standardFontDataUrl: `${PDFJS_ROOT}/standard_fonts/`,
-    cMapUrl: `${PDFJS_ROOT}/cmaps/`,
-    cMapPacked: true,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    verbosity: 0,
-  }).promise;
+  const doc = await pdfjs.getDocument({ data, ...PDFJS_DOCUMENT_OPTIONS }).promise;
   try {
     const pages = [];
     for (let n = 1; n <= doc.numPages; n++) {
