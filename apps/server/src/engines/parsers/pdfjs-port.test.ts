@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pdfParser } from './pdf.ts';
 import { openPdf, PDFJS_DOCUMENT_OPTIONS } from './pdf-text.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
 
@@ -56,5 +57,20 @@ describe.skipIf(!existsSync(CORPUS))('pdf.js behind the in-thread port', () => {
     expect(port.listenerCount).toBeGreaterThan(before);
     await Promise.all(docs.map((doc) => doc.destroy()));
     expect(port.listenerCount).toBe(before);
+  });
+
+  it('a parse cancelled half-way leaves the shared worker side serving the next documents', async () => {
+    const { port } = await inThreadWorker(await loadPdfJs());
+    const before = port.listenerCount;
+    const cancelled = new AbortController();
+    const parse = pdfParser.parse(read('en-free-culture-book.pdf'), {
+      pdfHelperThreads: 0,
+      signal: cancelled.signal,
+      onProgress: (fraction) => fraction > 0.1 && cancelled.abort(),
+    });
+    await expect(parse).rejects.toThrow();
+    expect(port.listenerCount).toBe(before);
+    const book = await pdfParser.parse(read('en-tracemonkey-two-column-footnotes.pdf'), { pdfHelperThreads: 0 });
+    expect(book.stats.pages).toBe(14);
   });
 });
