@@ -171,10 +171,10 @@ export class PageReader {
     await this.endStretchIfDue();
     const pages = new Array<PageLines>(last - first + 1);
     let next = first;
-    const worker = async () => {
+    const readOnward = async () => {
       for (let n = next++; n <= last; n = next++) pages[n - first] = await this.readPage(n);
     };
-    await Promise.all(Array.from({ length: Math.min(PAGES_IN_FLIGHT, pages.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(PAGES_IN_FLIGHT, pages.length) }, readOnward));
     return pages;
   }
 

@@ -23,7 +23,11 @@ function isTextChunk(message: unknown): message is TextChunkMessage {
   return typeof chunk === 'object' && chunk !== null && Array.isArray(chunk.items) && typeof chunk.styles === 'object';
 }
 
-/** Both ends of pdf.js's conversation on one port, as its own loopback port does; delivery is async. */
+/**
+ * Both ends of pdf.js's conversation on one port, as its own loopback port does; delivery is async.
+ * pdf.js only adds listeners, and removes them by aborting the signal it gives; the shared worker is
+ * never destroyed, so the port is never terminated.
+ */
 class InThreadPort {
   private readonly listeners = new Set<Listener>();
 
@@ -41,14 +45,6 @@ class InThreadPort {
     this.listeners.add(listener);
     // pdf.js stops listening by aborting: a document's handlers must not outlive it.
     options?.signal?.addEventListener('abort', () => this.listeners.delete(listener), { once: true });
-  }
-
-  removeEventListener(type: string, listener: Listener): void {
-    if (type === 'message') this.listeners.delete(listener);
-  }
-
-  terminate(): void {
-    this.listeners.clear();
   }
 
   /** Listeners still attached (documents opened and not destroyed hold some); for tests. */
