@@ -48,6 +48,15 @@ export const ERRORS = {
   fileEncrypted: { status: 422, message: 'The file is protected by a password' },
   emptyFile: { status: 422, message: 'The file is empty' },
   fileTooComplex: { status: 422, message: 'The file is too large or complex to open safely' },
+  formatTooOld: {
+    status: 422,
+    message: 'This document was saved in a format too old to read; open it in a word processor and save it as DOCX',
+  },
+  textNotExtractable: {
+    status: 422,
+    message: 'The text of this file cannot be extracted: its fonts do not say which letters they draw',
+  },
+  fileDrmProtected: { status: 422, message: 'This book is protected by DRM and cannot be opened here' },
   noTextFound: { status: 422, message: 'No text was found in the file' },
   ocrUnavailable: { status: 422, message: 'Text recognition is not available for this language' },
   translationUnavailable: { status: 503, message: 'No translation engine is available' },

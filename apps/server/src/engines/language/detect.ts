@@ -19,7 +19,13 @@ import * as OpenCC from 'opencc-js';
 import { detectAll } from 'tinyld';
 
 export interface LanguageDetection {
+  /** The reading language to use: the detected one when it is among the 26, else the fallback. */
   code: LanguageCode;
+  /**
+   * What the text is written in, as an ISO 639-1 code (ours for the 26: 'jp', 'zh-TW'), whether or
+   * not it is a reading language ('he', 'la'...); 'und' when nothing could be told.
+   */
+  detected: string;
   /** 0..1: the share of evidence for the winner. */
   confidence: number;
   /** False when the result is the fallback or the evidence is thin. */
@@ -83,7 +89,7 @@ function chineseVariant(text: string): { code: 'zh' | 'zh-TW'; confidence: numbe
 }
 
 function fallback(scores: LanguageDetection['scores'] = []): LanguageDetection {
-  return { code: FALLBACK_LANGUAGE, confidence: 0, reliable: false, scores };
+  return { code: FALLBACK_LANGUAGE, detected: 'und', confidence: 0, reliable: false, scores };
 }
 
 /** Detects the language of a text, or of samples taken from a text. Null-safe. */
@@ -103,14 +109,19 @@ export function detectLanguage(input: string | readonly string[] | null | undefi
     const reliable = cjk >= 20;
     if (kana >= (han + kana) * 0.08 && kana >= 2) {
       const confidence = Math.min(1, kana / Math.max(1, (han + kana) * 0.3));
-      return { code: 'jp', confidence, reliable, scores: [{ code: 'jp', score: confidence }] };
+      return { code: 'jp', detected: 'jp', confidence, reliable, scores: [{ code: 'jp', score: confidence }] };
     }
     if (hangul >= cjk * 0.3) {
       const confidence = hangul / cjk;
-      return { code: 'ko', confidence, reliable, scores: [{ code: 'ko', score: confidence }] };
+      return { code: 'ko', detected: 'ko', confidence, reliable, scores: [{ code: 'ko', score: confidence }] };
     }
     const variant = chineseVariant(joined);
-    return { ...variant, reliable, scores: [{ code: variant.code, score: variant.confidence }] };
+    return {
+      ...variant,
+      detected: variant.code,
+      reliable,
+      scores: [{ code: variant.code, score: variant.confidence }],
+    };
   }
 
   // 2. tinyld, voting over the samples weighted by their length.
@@ -130,11 +141,17 @@ export function detectLanguage(input: string | readonly string[] | null | undefi
   const scores = [...totals.entries()]
     .map(([code, score]) => ({ code, score: score / weightSum }))
     .sort((a, b) => b.score - a.score);
-  const best = scores.find((s) => SUPPORTED.has(s.code));
-  if (!best) return fallback(scores);
   const top = scores[0]!;
+  const best = scores.find((s) => SUPPORTED.has(s.code));
+  if (!best) return { ...fallback(scores), detected: top?.code ?? 'und' };
   const reliable = best === top && best.score >= 0.3 && joined.length >= 20;
-  return { code: best.code as LanguageCode, confidence: Math.min(1, best.score), reliable, scores: scores.slice(0, 5) };
+  return {
+    code: best.code as LanguageCode,
+    detected: top.code,
+    confidence: Math.min(1, best.score),
+    reliable,
+    scores: scores.slice(0, 5),
+  };
 }
 
 /** Detects the language of a parsed book from its body text (headings, paragraphs, quotes, lists). */

@@ -4,6 +4,7 @@
  */
 import type { BlockDraft } from './blocks.ts';
 import { NOTE_LINK_MARK } from './blocks.ts';
+import { sanitizeText } from './sanitize.ts';
 import type { Block, BookFormat, BookImage, BookMetadata, Chapter, ParsedBook } from './types.ts';
 
 export interface ChapterDraft {
@@ -116,7 +117,19 @@ interface FinalizeInput {
   extra?: Partial<ParsedBook['stats']>;
 }
 
+/**
+ * Every parser's book ends here. Text, html, note labels, titles and metadata are made safe to store
+ * and show once, here (sanitize.ts), whatever the parser let through.
+ */
 export function finalizeBook(input: FinalizeInput): ParsedBook {
+  for (const draft of input.chapters) {
+    draft.title = sanitizeText(draft.title);
+    for (const d of draft.blocks) {
+      d.text = sanitizeText(d.text);
+      if (d.html !== undefined) d.html = sanitizeText(d.html, NOTE_LINK_MARK);
+      if (d.noteLabel !== undefined) d.noteLabel = sanitizeText(d.noteLabel);
+    }
+  }
   const kept = input.chapters.filter((c) => c.blocks.some((b) => b.text.trim() || b.imageId));
   const noteIds = new Map<string, string>();
   const chapters: Chapter[] = [];
@@ -181,7 +194,7 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
     }
   const metadata: BookMetadata = {};
   for (const [k, v] of Object.entries(input.metadata) as [keyof BookMetadata, string | undefined][]) {
-    const clean = v?.replace(/\s+/g, ' ').trim();
+    const clean = v === undefined ? undefined : sanitizeText(v).replace(/\s+/g, ' ').trim();
     if (clean) metadata[k] = clean;
   }
   const book: ParsedBook = {

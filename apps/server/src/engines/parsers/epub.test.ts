@@ -181,7 +181,7 @@ describe('EPUB parser', () => {
     const locked = await makeEpub([{ name: 'a.xhtml', body: '<p>x</p>' }], {
       extra: { 'META-INF/encryption.xml': drm },
     });
-    expect((await parseError(epubParser.parse(locked))).key).toBe('fileEncrypted');
+    expect((await parseError(epubParser.parse(locked))).key).toBe('fileDrmProtected');
     const font = drm.replace('http://www.w3.org/2001/04/xmlenc#aes128-cbc', 'http://www.idpf.org/2008/embedding');
     const ok = await makeEpub([{ name: 'a.xhtml', body: '<p>x</p>' }], { extra: { 'META-INF/encryption.xml': font } });
     expect((await epubParser.parse(ok)).chapters[0]!.blocks[0]!.text).toBe('x');

@@ -127,7 +127,7 @@ export const epubParser: BookParser = {
     }
     if (spine.length === 0) throw new ParseError('fileCorrupted', 'The EPUB has no readable content documents');
     if (spine.some((s) => encryptedPaths.has(s.path))) {
-      throw new ParseError('fileEncrypted', 'The EPUB content is encrypted (DRM)');
+      throw new ParseError('fileDrmProtected', 'The EPUB content is encrypted (DRM)');
     }
 
     // 5. Cover.

@@ -8,6 +8,9 @@ export type ParseErrorKey =
   | 'fileEncrypted'
   | 'emptyFile'
   | 'fileTooComplex'
+  | 'formatTooOld'
+  | 'textNotExtractable'
+  | 'fileDrmProtected'
   | 'ocrUnavailable'
   | 'noTextFound'
   | 'aborted';
