@@ -4,6 +4,8 @@
  */
 import type { BlockDraft } from './blocks.ts';
 import { NOTE_LINK_MARK } from './blocks.ts';
+import { ParseError } from './errors.ts';
+import { PARSE_LIMITS } from './limits.ts';
 import { sanitizeText } from './sanitize.ts';
 import type { Block, BookFormat, BookImage, BookMetadata, Chapter, ParsedBook } from './types.ts';
 
@@ -20,6 +22,7 @@ export class BookBuilder {
   metadata: BookMetadata = {};
   cover?: { data: Buffer; mediaType: string };
   private current?: ChapterDraft;
+  private blockCount = 0;
 
   startChapter(title: string, level?: number): ChapterDraft {
     const chapter: ChapterDraft = { title: title.replace(/\s+/g, ' ').trim(), blocks: [] };
@@ -33,7 +36,11 @@ export class BookBuilder {
     return this.current;
   }
 
+  /** Adds a block to the current chapter; a book past PARSE_LIMITS.blocksPerBook is refused at once. */
   add(block: BlockDraft): void {
+    if (++this.blockCount > PARSE_LIMITS.blocksPerBook) {
+      throw new ParseError('fileTooComplex', `The book has more than ${PARSE_LIMITS.blocksPerBook} blocks`);
+    }
     (this.current ?? this.startChapter('')).blocks.push(block);
   }
 
@@ -137,7 +144,7 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
   kept.forEach((draft, ci) => {
     const blocks: Block[] = [];
     let n = 0;
-    for (const d of draft.blocks) {
+    for (const d of splitLongBlocks(draft.blocks)) {
       if (!d.text.trim() && !d.imageId) continue;
       n++;
       const block: Block = { id: `c${ci + 1}-b${n}`, type: d.type, text: d.text };
@@ -216,6 +223,50 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
   };
   if (input.cover) book.cover = input.cover;
   return book;
+}
+
+/**
+ * Blocks longer than PARSE_LIMITS.blockChars cut into several of the same type, at a sentence end
+ * if there is one in the second half of the allowance, else at a space, else anywhere (never inside
+ * a surrogate pair). The parts lose their inline html (tags could not be cut safely) and only the
+ * first keeps the block's note links and label.
+ */
+function* splitLongBlocks(blocks: BlockDraft[]): Generator<BlockDraft> {
+  const max = PARSE_LIMITS.blockChars;
+  for (const block of blocks) {
+    if (block.text.length <= max) {
+      yield block;
+      continue;
+    }
+    let rest = block.text;
+    let first = true;
+    while (rest.length > 0) {
+      const cut = rest.length <= max ? rest.length : cutPoint(rest, max);
+      const text = rest.slice(0, cut).trim();
+      const part: BlockDraft = first ? { ...block, text } : { type: block.type, text };
+      delete part.html;
+      if (!first && block.pdfPage !== undefined) part.pdfPage = block.pdfPage;
+      if (!first && block.level !== undefined) part.level = block.level;
+      yield part;
+      rest = rest.slice(cut);
+      first = false;
+    }
+  }
+}
+
+function cutPoint(text: string, max: number): number {
+  const window = text.slice(Math.floor(max / 2), max);
+  const sentence = /[.!?。！？…][”"’')）」』]*\s|[。！？]/g;
+  let end = -1;
+  for (let m = sentence.exec(window); m; m = sentence.exec(window)) end = m.index + m[0].length;
+  if (end === -1) {
+    const space = window.lastIndexOf(' ');
+    end = space === -1 ? -1 : space + 1;
+  }
+  let cut = end === -1 ? max : Math.floor(max / 2) + end;
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1; // never split a surrogate pair
+  return cut;
 }
 
 /** Concatenated body text of a book, for language detection and tests. */

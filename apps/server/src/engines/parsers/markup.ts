@@ -3,6 +3,8 @@
  * (DOCX core properties) go through it; large DOCX parts use the streaming xml-stream.ts instead. It never fetches anything, never expands custom entities (documents declaring
  * entities are refused before they get here) and copes with the tag soup real EPUBs contain.
  */
+import { ParseError } from './errors.ts';
+import { PARSE_LIMITS } from './limits.ts';
 
 export interface MarkupElement {
   kind: 'element';
@@ -171,10 +173,15 @@ function parseAttrs(source: string): Record<string, string> {
   return attrs;
 }
 
-/** Parses markup into a root element named '#root'. Never throws on malformed input. */
+/**
+ * Parses markup into a root element named '#root'. Never throws on malformed input; refuses, with
+ * fileTooComplex, a document with more elements or deeper nesting than PARSE_LIMITS allow (the tree
+ * of 21 million paragraphs would take gigabytes; deep nesting would overflow the walkers' stacks).
+ */
 export function parseMarkup(source: string): MarkupElement {
   const root: MarkupElement = { kind: 'element', name: '#root', attrs: {}, children: [] };
   const stack: MarkupElement[] = [root];
+  let elements = 0;
   const top = (): MarkupElement => stack[stack.length - 1]!;
   let i = 0;
   const n = source.length;
@@ -251,6 +258,9 @@ export function parseMarkup(source: string): MarkupElement {
     let inner = source.slice(lt + nameMatch[0].length, j);
     const selfClosing = inner.endsWith('/');
     if (selfClosing) inner = inner.slice(0, -1);
+    if (++elements > PARSE_LIMITS.elementsPerDocument) {
+      throw new ParseError('fileTooComplex', `A document has more than ${PARSE_LIMITS.elementsPerDocument} elements`);
+    }
     const element: MarkupElement = { kind: 'element', name, attrs: parseAttrs(inner), children: [], parent: top() };
     top().children.push(element);
     i = j + 1;
@@ -277,6 +287,9 @@ export function parseMarkup(source: string): MarkupElement {
       }
     }
     stack.push(element);
+    if (stack.length > PARSE_LIMITS.nestingDepth + 1) {
+      throw new ParseError('fileTooComplex', `Elements nest more than ${PARSE_LIMITS.nestingDepth} deep`);
+    }
   }
   return root;
 }

@@ -30,8 +30,8 @@ import type { TextLayer } from './pdf-threads.ts';
 import { pickChapterNodes } from './toc.ts';
 import type { OcrEngine } from '../ocr/types.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
+import { PARSE_LIMITS } from './limits.ts';
 
-const MAX_PAGES = 3000;
 const OCR_SCALE = 2;
 const PAGES_PER_PART = 10;
 
@@ -70,9 +70,17 @@ async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
   return resolve(outline, 0);
 }
 
+/** The scale a page is rendered at for OCR: OCR_SCALE, or less for a page too large to render whole. */
+export function ocrScale(width: number, height: number): number {
+  const pixels = width * height * OCR_SCALE * OCR_SCALE;
+  if (pixels <= PARSE_LIMITS.ocrCanvasPixels) return OCR_SCALE;
+  return OCR_SCALE * Math.sqrt(PARSE_LIMITS.ocrCanvasPixels / pixels);
+}
+
 async function renderPng(page: PdfPage): Promise<Buffer> {
   const { createCanvas } = await import('@napi-rs/canvas');
-  const viewport = page.getViewport({ scale: OCR_SCALE });
+  const size = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: ocrScale(size.width, size.height) });
   const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
@@ -255,7 +263,7 @@ async function parseDocument(
   const book = new BookBuilder();
   const numPages = doc.numPages;
   if (!numPages) throw new ParseError('fileCorrupted', 'The PDF has no pages');
-  if (numPages > MAX_PAGES) throw new ParseError('fileTooComplex', `The PDF has ${numPages} pages`);
+  if (numPages > PARSE_LIMITS.pdfPages) throw new ParseError('fileTooComplex', `The PDF has ${numPages} pages`);
 
   const meta = await doc.getMetadata().catch(() => undefined);
   const info = (meta?.info ?? {}) as Record<string, unknown>;

@@ -9,6 +9,7 @@
  * passes text chunks on with a shallow copy of their envelope. Every other message is copied as
  * before: operator lists, for one, are emptied by the worker side once sent.
  */
+import { PARSE_LIMITS } from './limits.ts';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 type PdfJs = typeof PdfJsModule;
@@ -60,6 +61,9 @@ export function inThreadWorker(
   pdfjs: PdfJs,
 ): Promise<{ worker: InstanceType<PdfJs['PDFWorker']>; port: InThreadPort }> {
   shared ??= (async () => {
+    // Read by Yidu's patch of pdf.js (patches/): a stream that decodes to more is refused, so a flate
+    // bomb (1 MB that inflates to 1 GB) fails its pages instead of filling the memory.
+    (globalThis as { __yiduPdfStreamBytesLimit?: number }).__yiduPdfStreamBytesLimit = PARSE_LIMITS.pdfStreamBytes;
     const { WorkerMessageHandler } = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     const port = new InThreadPort();
     WorkerMessageHandler.initializeFromPort(port);

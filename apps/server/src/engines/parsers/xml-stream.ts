@@ -9,6 +9,7 @@
  * `onDoctype` so the caller can refuse entity declarations.
  */
 import { ParseError } from './errors.ts';
+import { PARSE_LIMITS } from './limits.ts';
 import { decodeEntities } from './markup.ts';
 
 export interface XmlTag {
@@ -86,6 +87,8 @@ export class XmlStreamReader implements XmlTag {
   private jumpTo = -1;
   private endFor = -1;
   private endAt = -1;
+  /** Elements open now: past PARSE_LIMITS.nestingDepth the document is refused. */
+  private depth = 0;
 
   constructor(handler: XmlHandler, options: XmlStreamOptions = {}) {
     this.handler = handler;
@@ -261,6 +264,7 @@ export class XmlStreamReader implements XmlTag {
         if (gt === -1) return final ? n : lt;
         let raw = s.slice(lt + 2, gt);
         if (raw.charCodeAt(raw.length - 1) <= 32) raw = raw.trim();
+        if (this.depth > 0) this.depth--;
         handler.close(this.name(raw));
         i = gt + 1;
         continue;
@@ -326,8 +330,13 @@ export class XmlStreamReader implements XmlTag {
         this.learnNamespaces();
       }
       i = j + 1;
+      if (!selfClosing && ++this.depth > PARSE_LIMITS.nestingDepth) {
+        throw new ParseError('fileTooComplex', `Elements nest more than ${PARSE_LIMITS.nestingDepth} deep`);
+      }
       handler.open(this.name(rawName), this, selfClosing);
       if (this.jumpTo !== -1) {
+        // skip()/inner() went past the element's end tag: it is closed, and no close event follows.
+        if (!selfClosing) this.depth--;
         i = this.jumpTo;
         this.jumpTo = -1;
       }

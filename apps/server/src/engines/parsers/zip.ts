@@ -10,6 +10,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { ParseError } from './errors.ts';
+import { PARSE_LIMITS } from './limits.ts';
 
 const inflateRaw = promisify(zlib.inflateRaw);
 
@@ -25,8 +26,8 @@ export interface ZipLimits {
 }
 
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
-  maxTotalBytes: 500 * 1024 * 1024,
-  maxEntryBytes: 200 * 1024 * 1024,
+  maxTotalBytes: PARSE_LIMITS.zipTotalBytes,
+  maxEntryBytes: PARSE_LIMITS.zipEntryBytes,
   maxRatio: 200,
   ratioFloorBytes: 1024 * 1024,
   maxEntries: 20_000,

@@ -1,0 +1,63 @@
+/**
+ * A parse process: started by ParseHost (parse-host.ts) with a V8 heap limit, it parses one book at
+ * a time and sends it back in pieces (protocol.ts). Whatever a hostile file does here — exhaust the
+ * heap, spin, crash a native library — happens outside the API's process; the host sees this
+ * process end and fails that one upload with fileTooComplex.
+ */
+import { collectGarbage } from '../../../lib/collect-garbage.ts';
+import { disposeSharedOcrEngine } from '../../ocr/tesseract.ts';
+import { isParseError } from '../errors.ts';
+import { warmUpPdfJs } from '../pdf-text.ts';
+import { disposePdfThreads } from '../pdf-threads.ts';
+import { parseBook } from '../registry.ts';
+import { bookMessages, type ChildMessage, type HostMessage } from './protocol.ts';
+
+const PROGRESS_INTERVAL_MS = 500;
+
+function send(message: ChildMessage): Promise<void> {
+  return new Promise((resolve, reject) =>
+    process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve())),
+  );
+}
+
+async function parse({ input, options }: Extract<HostMessage, { type: 'parse' }>): Promise<void> {
+  let lastProgress = 0;
+  try {
+    const book = await parseBook(Buffer.from(input.buffer, input.byteOffset, input.byteLength), {
+      forceOCR: options.forceOCR,
+      autoSplitFootnote: options.autoSplitFootnote,
+      ocrLanguages: options.ocrLanguages,
+      pdfHelperThreads: options.pdfHelperThreads,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      handOverInput: true,
+      onProgress: (fraction) => {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+        lastProgress = now;
+        void send({ type: 'progress', fraction }).catch(() => undefined);
+      },
+    });
+    // One message at a time: each waits until the channel took it, so the pieces never pile up.
+    for (const message of bookMessages(book)) await send(message);
+    await send({ type: 'done' });
+  } catch (error) {
+    const key = isParseError(error) ? error.key : 'internalError';
+    await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
+  } finally {
+    collectGarbage();
+  }
+}
+
+async function shutDown(): Promise<void> {
+  await Promise.allSettled([disposeSharedOcrEngine(), disposePdfThreads()]);
+  process.exit(0);
+}
+
+if (!process.send) throw new Error('parse-child.ts runs as a child process started by ParseHost');
+// The host gone (killed, crashed): nothing is left to parse for.
+process.on('disconnect', () => void shutDown());
+process.on('message', (message: HostMessage) => {
+  if (message.type === 'parse') void parse(message);
+});
+// pdf.js takes 0.2-0.5 s to load and compile: paid now rather than by the first PDF.
+warmUpPdfJs().catch(() => undefined);

@@ -1,0 +1,229 @@
+/**
+ * Parses books in separate processes (parse-child.ts) so that no file can hurt the API: a parse
+ * that passes its memory limit or its time limit, or whose process dies, fails that one upload with
+ * `fileTooComplex`, and the server lives on. A process serves one parse at a time and is kept for
+ * the next (pdf.js and the OCR engine stay warm) until it has been idle a while or grew too large.
+ *
+ * Memory is held two ways: V8's heap limit (`--max-old-space-size`) stops JavaScript from growing
+ * without bound, and a watchdog reads the process's resident size from /proc several times a second
+ * and kills it past the limit, which also covers native memory (zlib, canvases, WebAssembly).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { ParseError } from '../errors.ts';
+import type { ParsedBook } from '../types.ts';
+import { BookAssembler, type ChildMessage, type HostMessage, type IsolatedParseOptions } from './protocol.ts';
+
+const CHILD_MODULE = new URL('./parse-child.ts', import.meta.url);
+const WATCH_INTERVAL_MS = 200;
+/** The host kills a parse this long after the parse's own time limit, should it not stop itself. */
+const KILL_GRACE_MS = 15_000;
+const STDERR_TAIL_BYTES = 4096;
+
+export interface ParseHostOptions {
+  /** Resident memory a parse process may use, in MB; past it the process is killed. */
+  memoryLimitMb: number;
+  /** Parses running at once (one process each); further parses wait their turn. */
+  maxProcesses: number;
+  /** An idle process ends after this long. */
+  idleMs?: number;
+  /** Called with what a parse process wrote to stderr before it died, for the log. */
+  onProcessDied?: (detail: { reason: string; stderr: string }) => void;
+}
+
+export interface HostParseOptions extends IsolatedParseOptions {
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface HostParseResult {
+  book: ParsedBook;
+  /** The largest resident size the watchdog saw during the parse, in MB (0 where /proc is missing). */
+  peakRssMb: number;
+}
+
+interface Worker {
+  child: ChildProcess;
+  busy: boolean;
+  idleTimer?: NodeJS.Timeout;
+  stderr: string;
+  /** Set by the current parse to hear about messages and the end of the process. */
+  onMessage?: (message: ChildMessage) => void;
+  onExit?: (reason: string) => void;
+}
+
+export class ParseHost {
+  private readonly options: Required<Omit<ParseHostOptions, 'onProcessDied'>> & ParseHostOptions;
+  private readonly workers = new Set<Worker>();
+  private readonly waiting: ((worker: Worker) => void)[] = [];
+  private closed = false;
+
+  constructor(options: ParseHostOptions) {
+    this.options = { idleMs: 10 * 60_000, ...options };
+  }
+
+  /** Starts a process ahead of the first parse (pdf.js warms up in it). */
+  warmUp(): void {
+    if (this.workers.size === 0 && !this.closed) this.release(this.spawn());
+  }
+
+  async parse(input: Buffer, options: HostParseOptions): Promise<HostParseResult> {
+    if (this.closed) throw new Error('the parse host is closed');
+    options.signal?.throwIfAborted();
+    const worker = await this.acquire();
+    try {
+      return await this.run(worker, input, options);
+    } finally {
+      this.release(worker);
+    }
+  }
+
+  /** Ends every process; parses still running fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const exits = [...this.workers].map(
+      (w) =>
+        new Promise<void>((resolve) => (w.child.exitCode !== null ? resolve() : w.child.once('exit', () => resolve()))),
+    );
+    for (const w of this.workers) {
+      w.child.ref(); // an idle process is unref'd: without this the host could be gone before it hears the exit
+      w.child.kill('SIGKILL');
+    }
+    await Promise.all(exits);
+  }
+
+  private run(worker: Worker, input: Buffer, options: HostParseOptions): Promise<HostParseResult> {
+    const { child } = worker;
+    const limitMb = this.options.memoryLimitMb;
+    return new Promise<HostParseResult>((resolve, reject) => {
+      const assembler = new BookAssembler();
+      let peakRssMb = 0;
+      let settled = false;
+      const finish = (error: Error | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearInterval(watch);
+        clearTimeout(deadline);
+        options.signal?.removeEventListener('abort', onAbort);
+        worker.onMessage = undefined;
+        worker.onExit = undefined;
+        if (error) reject(error);
+        else resolve({ book: assembler.book(), peakRssMb });
+      };
+      const kill = (error: ParseError) => {
+        finish(error);
+        child.kill('SIGKILL');
+      };
+      worker.onMessage = (message) => {
+        if (message.type === 'progress') options.onProgress?.(message.fraction);
+        else if (message.type === 'done') finish(undefined);
+        else if (message.type === 'failed') {
+          const key = message.key === 'aborted' ? 'fileTooComplex' : message.key;
+          finish(
+            key === 'internalError'
+              ? new Error(`parse failed: ${message.message}`)
+              : new ParseError(key as ParseError['key'], message.message),
+          );
+        } else assembler.accept(message);
+      };
+      worker.onExit = (reason) =>
+        finish(new ParseError('fileTooComplex', `The parse process ended (${reason}) before the book was read`));
+      const onAbort = () => kill(new ParseError('aborted', 'Parsing was cancelled'));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const deadline = setTimeout(
+        () => kill(new ParseError('fileTooComplex', `The parse took longer than ${options.timeoutMs} ms`)),
+        options.timeoutMs + KILL_GRACE_MS,
+      );
+      const watch = setInterval(() => {
+        void residentMb(child.pid).then((mb) => {
+          peakRssMb = Math.max(peakRssMb, mb);
+          if (mb > limitMb) kill(new ParseError('fileTooComplex', `The parse used more than ${limitMb} MB`));
+        });
+      }, WATCH_INTERVAL_MS);
+      const { onProgress: _progress, signal: _signal, ...sent } = options;
+      const message: HostMessage = { type: 'parse', input, options: sent };
+      child.send(message, (error) => {
+        if (error)
+          kill(new ParseError('fileTooComplex', `The parse process could not take the file: ${error.message}`));
+      });
+    });
+  }
+
+  private acquire(): Promise<Worker> {
+    for (const worker of this.workers) {
+      if (!worker.busy) {
+        worker.busy = true;
+        clearTimeout(worker.idleTimer);
+        worker.child.ref();
+        return Promise.resolve(worker);
+      }
+    }
+    if (this.workers.size < this.options.maxProcesses) {
+      const worker = this.spawn();
+      worker.busy = true;
+      return Promise.resolve(worker);
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** After a parse: to the next one waiting, else idle until the idle time ends it. */
+  private release(worker: Worker): void {
+    worker.busy = false;
+    if (!this.workers.has(worker) || worker.child.exitCode !== null || worker.child.signalCode !== null) {
+      // The process died or was killed: a waiting parse gets a fresh one.
+      const next = this.waiting.shift();
+      if (next && !this.closed) {
+        const fresh = this.spawn();
+        fresh.busy = true;
+        next(fresh);
+      }
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next) {
+      worker.busy = true;
+      next(worker);
+      return;
+    }
+    worker.child.unref();
+    worker.idleTimer = setTimeout(() => worker.child.kill('SIGTERM'), this.options.idleMs);
+    worker.idleTimer.unref();
+  }
+
+  private spawn(): Worker {
+    const heapMb = Math.max(64, Math.floor(this.options.memoryLimitMb * 0.75));
+    const child = fork(CHILD_MODULE, [], {
+      execArgv: [`--max-old-space-size=${heapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const worker: Worker = { child, busy: false, stderr: '' };
+    this.workers.add(worker);
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    child.on('message', (message: ChildMessage) => worker.onMessage?.(message));
+    child.on('error', () => undefined); // 'exit' follows and says what happened
+    child.on('exit', (code, signal) => {
+      this.workers.delete(worker);
+      clearTimeout(worker.idleTimer);
+      const reason = signal ? `signal ${signal}` : `exit code ${code}`;
+      if (worker.busy) this.options.onProcessDied?.({ reason, stderr: worker.stderr });
+      worker.onExit?.(reason);
+    });
+    return worker;
+  }
+}
+
+/** Resident memory of a process in MB, from /proc (Linux); 0 where that cannot be read. */
+async function residentMb(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}

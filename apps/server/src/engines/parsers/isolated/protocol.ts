@@ -1,0 +1,117 @@
+/**
+ * What the API process and a parse process say to each other over Node's IPC channel (advanced
+ * serialization: structured clone, so Buffers arrive as Uint8Arrays). A parsed book is sent in
+ * pieces — images and chapters in bounded batches — so that no single message makes the receiving
+ * event loop deserialize a whole 30 MB book at once.
+ */
+import type { BookImage, Chapter, ParsedBook } from '../types.ts';
+
+/** The parse options that cross the process boundary (no callbacks, no signals, no engines). */
+export interface IsolatedParseOptions {
+  forceOCR?: boolean;
+  autoSplitFootnote?: boolean;
+  ocrLanguages?: string[];
+  pdfHelperThreads?: number;
+  /** The parse aborts itself after this long (fileTooComplex); the host kills it a little later. */
+  timeoutMs: number;
+}
+
+export type HostMessage = { type: 'parse'; input: Uint8Array; options: IsolatedParseOptions };
+
+export type ChildMessage =
+  | { type: 'progress'; fraction: number }
+  | { type: 'head'; head: BookHead }
+  | { type: 'images'; images: BookImage[] }
+  /** `continues`: the last chapter goes on in the next message (a chapter larger than a batch). */
+  | { type: 'chapters'; chapters: Chapter[]; continues: boolean }
+  | { type: 'done' }
+  | { type: 'failed'; key: string; message: string };
+
+export type BookHead = Omit<ParsedBook, 'chapters' | 'images'>;
+
+/** Blocks per message, and image bytes per message. */
+export const BLOCKS_PER_MESSAGE = 2000;
+export const IMAGE_BYTES_PER_MESSAGE = 4 * 1024 * 1024;
+
+/** The messages a parsed book is sent as, in order (without the final 'done'). */
+export function* bookMessages(book: ParsedBook): Generator<ChildMessage> {
+  const { chapters, images, ...head } = book;
+  yield { type: 'head', head };
+  let batch: BookImage[] = [];
+  let bytes = 0;
+  for (const image of images) {
+    if (batch.length && bytes + image.data.length > IMAGE_BYTES_PER_MESSAGE) {
+      yield { type: 'images', images: batch };
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(image);
+    bytes += image.data.length;
+  }
+  if (batch.length) yield { type: 'images', images: batch };
+
+  // Chapters go in batches of about BLOCKS_PER_MESSAGE blocks; a larger chapter is cut, each part
+  // but the last saying that it continues.
+  let pending: Chapter[] = [];
+  let blocks = 0;
+  for (const chapter of chapters) {
+    let start = 0;
+    do {
+      const part: Chapter = { ...chapter, blocks: chapter.blocks.slice(start, start + BLOCKS_PER_MESSAGE) };
+      start += BLOCKS_PER_MESSAGE;
+      if (pending.length && blocks + part.blocks.length > BLOCKS_PER_MESSAGE) {
+        yield { type: 'chapters', chapters: pending, continues: false };
+        pending = [];
+        blocks = 0;
+      }
+      pending.push(part);
+      blocks += part.blocks.length;
+      if (start < chapter.blocks.length) {
+        yield { type: 'chapters', chapters: pending, continues: true };
+        pending = [];
+        blocks = 0;
+      }
+    } while (start < chapter.blocks.length);
+  }
+  if (pending.length) yield { type: 'chapters', chapters: pending, continues: false };
+}
+
+/** Puts a book together again from its messages, as they arrive. */
+export class BookAssembler {
+  private head?: BookHead;
+  private readonly images: BookImage[] = [];
+  private readonly chapters: Chapter[] = [];
+  private continuing = false;
+
+  accept(message: ChildMessage): void {
+    switch (message.type) {
+      case 'head':
+        this.head = message.head;
+        if (message.head.cover) message.head.cover.data = asBuffer(message.head.cover.data);
+        break;
+      case 'images':
+        for (const image of message.images) this.images.push({ ...image, data: asBuffer(image.data) });
+        break;
+      case 'chapters': {
+        const [first, ...rest] = message.chapters;
+        if (first && this.continuing) this.chapters.at(-1)!.blocks.push(...first.blocks);
+        else if (first) this.chapters.push(first);
+        this.chapters.push(...rest);
+        this.continuing = message.continues;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  book(): ParsedBook {
+    if (!this.head) throw new Error('the parse process sent no book');
+    return { ...this.head, chapters: this.chapters, images: this.images };
+  }
+}
+
+/** Structured clone turns a Buffer into a plain Uint8Array; make it a Buffer again, without a copy. */
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}

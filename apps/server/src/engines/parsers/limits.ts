@@ -1,0 +1,26 @@
+/**
+ * The caps every parser holds to, named in one place. Each is far above what real books need (the
+ * figures say what real books reach) and low enough that a hostile file meets one before it meets
+ * the parse process's memory or time limit (isolated/parse-host.ts), so it is refused with
+ * `fileTooComplex` and a message naming the cap. Each has a test at its boundary (limits.test.ts).
+ */
+export const PARSE_LIMITS = {
+  /** Decompressed bytes of one ZIP entry (an EPUB chapter, DOCX's document.xml: real ones < 100 MB). */
+  zipEntryBytes: 200 * 1024 * 1024,
+  /** Decompressed bytes of a whole ZIP (EPUB, DOCX). */
+  zipTotalBytes: 500 * 1024 * 1024,
+  /** Decompressed bytes of one PDF stream (a page's content, an image, a font). */
+  pdfStreamBytes: 256 * 1024 * 1024,
+  /** Elements of one XML/XHTML document read into a tree (EPUB chapters: real ones < 100,000). */
+  elementsPerDocument: 1_000_000,
+  /** How deep elements nest in any XML/XHTML (real books < 40). */
+  nestingDepth: 256,
+  /** Blocks (paragraphs, headings…) of one book: a 30 MB novel of short dialogue lines has < 300,000. */
+  blocksPerBook: 500_000,
+  /** Characters of one block; a longer one is cut into several at sentence, then word, ends. */
+  blockChars: 20_000,
+  /** Pages of one PDF. */
+  pdfPages: 10_000,
+  /** Pixels of a page rendered for OCR (an A4 page at OCR scale has 2 million); larger pages are rendered smaller. */
+  ocrCanvasPixels: 25_000_000,
+} as const;
