@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   bodyFontSize,
   buildLexicon,
-  buildLines,
   closeParagraph,
   isWeightHeadingLine,
   joinParagraphLines,
   linesToParagraphs,
-  orderLines,
   removeRunningLines,
   splitFootnotes,
   footnoteParagraphs,
 } from './pdf-layout.ts';
 import type { ParagraphState, PdfLine, PdfPageText, PdfParagraph, PdfTextItem } from './pdf-layout.ts';
-import { ocrParagraphs, bylineChapters } from './pdf.ts';
+import { orderLines } from './pdf-columns.ts';
+import { buildLines } from './pdf-lines.ts';
+import { ocrParagraphs } from './pdf-ocr.ts';
+import { bylineChapters } from './pdf.ts';
 
 const CHAR = 5; // average glyph width at size 10
 

@@ -8,7 +8,7 @@
  */
 import { BookBuilder, shorten } from './builder.ts';
 import type { BlockDraft } from './blocks.ts';
-import { ParseError, throwIfAborted } from './errors.ts';
+import { ParseError } from './errors.ts';
 import {
   bodyFontSize,
   buildLexicon,
@@ -16,23 +16,24 @@ import {
   closeParagraph,
   isWeightHeadingLine,
   footnoteParagraphs,
-  joinParagraphLines,
   linesToParagraphs,
-  orderLines,
   removeRunningLines,
   splitFootnotes,
 } from './pdf-layout.ts';
 import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
+import { orderLines } from './pdf-columns.ts';
+import { inspectFonts } from './pdf-fonts.ts';
+import { findGarbage } from './pdf-garbage.ts';
+import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
+import type { OcrPlan } from './pdf-ocr.ts';
 import { openPdf } from './pdf-text.ts';
-import type { FontFace, PdfDocument, PdfPage } from './pdf-text.ts';
+import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
 import type { TextLayer } from './pdf-threads.ts';
 import { pickChapterNodes } from './toc.ts';
-import type { OcrEngine } from '../ocr/types.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 
 const MAX_PAGES = 3000;
-const OCR_SCALE = 2;
 const PAGES_PER_PART = 10;
 
 interface OutlineEntry {
@@ -68,56 +69,6 @@ async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
     return out;
   };
   return resolve(outline, 0);
-}
-
-async function renderPng(page: PdfPage): Promise<Buffer> {
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const viewport = page.getViewport({ scale: OCR_SCALE });
-  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  await page.render({
-    canvas: canvas as unknown as HTMLCanvasElement,
-    canvasContext: context as unknown as CanvasRenderingContext2D,
-    viewport,
-  }).promise;
-  return canvas.toBuffer('image/png');
-}
-
-async function defaultOcrEngine(): Promise<OcrEngine> {
-  const { getSharedOcrEngine } = await import('../ocr/tesseract.ts');
-  return getSharedOcrEngine();
-}
-
-/**
- * OCR text → paragraphs. Tesseract's paragraphs are often whole pages, so a short line ending a
- * sentence also ends a paragraph; lines are re-joined with hyphen repair.
- */
-export function ocrParagraphs(text: string, page: number): PdfParagraph[] {
-  const out: PdfParagraph[] = [];
-  for (const block of text.split(/\n\s*\n/)) {
-    const lines = block
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
-    const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
-    const typical = lengths[Math.floor(lengths.length * 0.8)] ?? 0;
-    let current: string[] = [];
-    const flush = () => {
-      const joined = joinParagraphLines(current);
-      if (joined.replace(/[\s\p{P}]/gu, '').length > 0) {
-        out.push({ kind: 'paragraph', text: joined, page, top: 0, size: 0, marks: [] });
-      }
-      current = [];
-    };
-    for (const line of lines) {
-      current.push(line);
-      if (line.length < typical * 0.7 && /[.!?。！？”"]$/.test(line)) flush();
-    }
-    flush();
-  }
-  return out;
 }
 
 /**
@@ -225,14 +176,29 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
   for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
   if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
 
-  const textPages = pages.filter((p) => p.chars >= 20).length;
+  // Garbage from fonts without a Unicode map is never the book's text: read by OCR, or left out.
+  const garbage = await findGarbage(
+    pages.filter((p) => p.error === undefined),
+    async (inspected) =>
+      inspectFonts(source.input.length ? source.input : await doc.getData(), inspected, options.signal),
+  );
+  if (garbage.lines.size) {
+    for (const p of pages) p.lines = p.lines.filter((line) => !garbage.lines.has(line));
+    book.warn(`Left out ${garbage.lines.size} lines of unreadable text (fonts without a Unicode map)`);
+  }
+  const engine = garbage.pages.size || options.forceOCR ? await ocrEngineOf(options) : undefined;
+  const garbageLanguages = (options.ocrLanguages ?? []).filter((l) => engine?.languages.includes(l));
+  const textPages = pages.filter((p) => p.chars >= 20 && !garbage.pages.has(p.page)).length;
   const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
-  const ocrPages = new Set<number>();
+  const ocr: OcrPlan = { pages: new Set(), garbage: new Set(), garbageLanguages };
   for (const p of pages) {
-    if (p.error === undefined && (options.forceOCR || (mostlyScanned && p.chars < 20))) {
-      ocrPages.add(p.page);
-      p.lines = [];
+    if (p.error !== undefined) continue;
+    const isGarbage = garbage.pages.has(p.page);
+    if (options.forceOCR || (mostlyScanned && p.chars < 20) || (isGarbage && garbageLanguages.length)) {
+      ocr.pages.add(p.page);
+      if (isGarbage && !options.forceOCR) ocr.garbage.add(p.page);
     }
+    if (ocr.pages.has(p.page) || isGarbage) p.lines = [];
   }
 
   const removed = removeRunningLines(pages.filter((p) => p.lines.length));
@@ -243,7 +209,7 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
     ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
   ].sort((a, b) => b - a);
   const headingFonts = await boldHeadingFonts(allLines, bodySize, fontFaces);
-  return { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages };
+  return { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable: garbage.pages };
 }
 
 async function parseDocument(
@@ -268,32 +234,27 @@ async function parseDocument(
     description: str(info.Subject),
   };
 
-  const { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages } = await readLayout(
+  const { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable } = await readLayout(
     doc,
     source,
     options,
     book,
   );
 
-  // 3. OCR where needed.
-  const ocrText = new Map<number, string>();
-  if (ocrPages.size) {
-    const engine = options.ocrEngine ?? (await defaultOcrEngine());
-    const languages = options.ocrLanguages?.length ? options.ocrLanguages : ['en'];
-    let done = 0;
-    for (const n of ocrPages) {
-      throwIfAborted(options.signal);
-      let result: Awaited<ReturnType<OcrEngine['recognize']>>;
-      try {
-        result = await engine.recognize(await renderPng(await doc.getPage(n)), languages);
-      } catch (error) {
-        if (error instanceof ParseError) throw error;
-        throw new ParseError('ocrUnavailable', `OCR failed: ${(error as Error).message}`, { cause: error });
-      }
-      ocrText.set(n, result.text);
-      done++;
-      options.onProgress?.(0.4 + (0.5 * done) / ocrPages.size);
+  // 3. OCR where needed; garbage pages it could not read stay unread, and a book mostly unread fails.
+  const ocrText = ocr.pages.size ? await readByOcr(doc, ocr, options, await ocrEngineOf(options)) : new Map();
+  for (const n of ocrText.keys()) unreadable.delete(n);
+  if (unreadable.size) {
+    const readable = pages.filter((p) => p.lines.length || ocrText.has(p.page)).length;
+    if (unreadable.size >= readable) {
+      throw new ParseError(
+        'textNotExtractable',
+        `The text of ${unreadable.size} of ${numPages} pages is unreadable (fonts without a Unicode map, or a garbled OCR layer)`,
+      );
     }
+    book.warn(
+      `Left out the unreadable text of ${unreadable.size} pages (fonts without a Unicode map, or a garbled OCR layer)`,
+    );
   }
 
   // 4. Paragraphs in reading order, continuing across pages; footnotes per page.
