@@ -2,10 +2,12 @@
  * Builds small PDFs for tests: pages of text runs placed where a test wants them, in fonts that map
  * to Unicode the usual way or not at all. Not used by the parsers.
  *
- * Fonts (all of them pdf.js's standard Helvetica: text is extracted, never drawn):
- * - `plain`: WinAnsi; the run's text is written as Latin-1 bytes.
- * - `hebrew`: codes 128–154 named by their glyph names (alef…tav); the run's Hebrew letters are
- *   written as those codes, in the order given (a PDF draws right-to-left text in visual order).
+ * Fonts (pdf.js's standard Helvetica and Courier: text is extracted, never drawn):
+ * - `plain`: Helvetica, WinAnsi; the run's text is written as Latin-1 bytes.
+ * - `mono`: Courier, WinAnsi: every character 0.6 em wide, for layouts measured in characters.
+ * - `named`: any character, by glyph name (uniXXXX) in the font's encoding: Hebrew, Arabic,
+ *   vertical forms. The run's characters are drawn in the order given (a PDF draws right-to-left
+ *   text in visual order: give it so).
  * - `shifted` and `recoded`: a subset font whose glyphs have no names pdf.js knows (g3, g4…) and no
  *   ToUnicode map, its codes 29 below the characters' (glyph ids of a font that starts at the
  *   space): pdf.js gives the codes as text. `shifted` draws the space as glyph 3 too (U+0003 comes
@@ -13,7 +15,7 @@
  *   comes out ("3HQH]QL SURVWUHGN").
  */
 
-export type FixtureFont = 'plain' | 'hebrew' | 'shifted' | 'recoded';
+export type FixtureFont = 'plain' | 'mono' | 'named' | 'shifted' | 'recoded';
 
 export interface FixtureRun {
   text: string;
@@ -33,55 +35,27 @@ export interface FixturePage {
   height?: number;
 }
 
-const HEBREW_LETTERS = 'אבגדהוזחטיךכלםמןנסעףפץצקרשת';
-const HEBREW_GLYPH_NAMES = [
-  'alef',
-  'bet',
-  'gimel',
-  'dalet',
-  'he',
-  'vav',
-  'zayin',
-  'het',
-  'tet',
-  'yod',
-  'finalkaf',
-  'kaf',
-  'lamed',
-  'finalmem',
-  'mem',
-  'finalnun',
-  'nun',
-  'samekh',
-  'ayin',
-  'finalpe',
-  'pe',
-  'finaltsadi',
-  'tsadi',
-  'qof',
-  'resh',
-  'shin',
-  'tav',
-].map((name) => `${name}hebrew`);
-
 /** Codes 1–126 named g1…g126: names pdf.js cannot turn into characters. */
 const UNMAPPED_FONT = `<</Type/Font/Subtype/Type1/BaseFont/ABCDEF+Custom/Encoding<</Type/Encoding/Differences[1 ${Array.from({ length: 126 }, (_, i) => `/g${i + 1}`).join(' ')}]>>>>`;
 const SHIFT = 29;
 
-const FONTS: Record<FixtureFont, string> = {
-  plain: '<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding>>',
-  hebrew: `<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding<</Type/Encoding/BaseEncoding/WinAnsiEncoding/Differences[128 ${HEBREW_GLYPH_NAMES.map((n) => `/${n}`).join(' ')}]>>>>`,
-  shifted: UNMAPPED_FONT,
-  recoded: UNMAPPED_FONT,
-};
-const FONT_KEYS: Record<FixtureFont, string> = { plain: 'F1', hebrew: 'F2', shifted: 'F3', recoded: 'F3' };
+const FONT_KEYS: Record<FixtureFont, string> = { plain: 'F1', mono: 'F2', named: 'F3', shifted: 'F4', recoded: 'F4' };
 
-/** A PDF string literal of the run's text in its font's codes. */
-function encode(run: FixtureRun): string {
+function fonts(named: string[]): Record<string, string> {
+  const glyphs = named.map((ch) => `/uni${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return {
+    F1: '<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding>>',
+    F2: '<</Type/Font/Subtype/Type1/BaseFont/Courier/Encoding/WinAnsiEncoding>>',
+    F3: `<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding<</Type/Encoding/BaseEncoding/WinAnsiEncoding/Differences[128 ${glyphs.join(' ')}]>>>>`,
+    F4: UNMAPPED_FONT,
+  };
+}
+
+/** A PDF string literal of the run's text in its font's codes (`named`: the characters given codes from 128). */
+function encode(run: FixtureRun, named: string[]): string {
   let bytes = '';
   for (const ch of run.text) {
-    const hebrew = HEBREW_LETTERS.indexOf(ch);
-    let code = run.font === 'hebrew' && hebrew !== -1 ? 128 + hebrew : ch.charCodeAt(0);
+    let code = run.font === 'named' && ch.charCodeAt(0) > 126 ? 128 + named.indexOf(ch) : ch.charCodeAt(0);
     if (run.font === 'shifted' || (run.font === 'recoded' && ch !== ' ')) code -= SHIFT;
     if (code > 255 || code < 1) throw new Error(`Not in the fixture font: ${ch}`);
     const byte = String.fromCharCode(code);
@@ -101,10 +75,12 @@ export function pdfFixture(pages: FixturePage[]): Uint8Array {
   const add = (body: string) => objects.push(body) && objects.length;
   const catalog = add('');
   const root = add('');
-  const fonts = Object.fromEntries(
-    (Object.keys(FONTS) as FixtureFont[]).map((font) => [FONT_KEYS[font], add(FONTS[font])]),
-  );
-  const fontResources = Object.entries(fonts)
+  const named = [
+    ...new Set(pages.flatMap((p) => p.runs.filter((r) => r.font === 'named').flatMap((r) => [...r.text]))),
+  ].filter((ch) => ch.charCodeAt(0) > 126);
+  if (named.length > 128) throw new Error('Too many characters for the fixture font');
+  const fontIds = Object.fromEntries(Object.entries(fonts(named)).map(([key, body]) => [key, add(body)]));
+  const fontResources = Object.entries(fontIds)
     .map(([key, id]) => `/${key} ${id} 0 R`)
     .join('');
   const image = add(
@@ -118,7 +94,7 @@ export function pdfFixture(pages: FixturePage[]): Uint8Array {
     for (const run of page.runs) {
       const font = FONT_KEYS[run.font ?? 'plain'];
       ops.push(
-        `BT ${run.invisible ? '3 Tr ' : ''}/${font} ${run.size ?? 10} Tf ${run.x} ${run.y} Td ${encode(run)} Tj ET`,
+        `BT ${run.invisible ? '3 Tr ' : ''}/${font} ${run.size ?? 10} Tf ${run.x} ${run.y} Td ${encode(run, named)} Tj ET`,
       );
     }
     const stream = ops.join('\n');
