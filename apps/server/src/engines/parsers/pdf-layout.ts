@@ -15,6 +15,9 @@ export interface PdfTextItem {
   /** Font size (vertical scale of the text matrix). */
   size: number;
   font?: string;
+  /** Set in a vertical font: placed by its top centre, `height` long downwards (pdf-vertical.ts). */
+  vertical?: boolean;
+  height?: number;
 }
 
 export interface PdfPageText {

@@ -95,6 +95,22 @@ describe('PDF right-to-left lines', () => {
   });
 });
 
+describe('PDF vertical text', () => {
+  it('reads Japanese columns top to bottom and right to left, with ordinary punctuation', async () => {
+    const columns = [
+      '吾輩は猫である︒名前はまだ無い︒',
+      'どこで生れたかとんと見当がつかぬ︒',
+      '何でも薄暗いじめじめした所で泣いていた︒',
+    ];
+    // One glyph per run, each column under the previous glyph, the first column on the right.
+    const runs: FixtureRun[] = columns.flatMap((column, c) =>
+      [...column].map((ch, i) => ({ text: ch, x: 400 - c * 16, y: 700 - i * 10, font: 'named' as const })),
+    );
+    const text = await parseText(runs);
+    expect(squash(text)).toBe(squash(columns.join('')).replaceAll('︒', '。'));
+  });
+});
+
 describe('PDF characters', () => {
   it('makes presentation forms, vertical punctuation and accent glyphs ordinary text', () => {
     expect(normalizeItemText('ﻟﻌﺮﺑﻴﺔ')).toBe('لعربية');

@@ -9,8 +9,9 @@ import { collectGarbage } from '../../lib/collect-garbage.ts';
 import { ParseError } from './errors.ts';
 import { measureWords } from './pdf-garbage.ts';
 import type { TextQuality } from './pdf-garbage.ts';
-import type { PdfLine, PdfPageText } from './pdf-layout.ts';
+import type { PdfLine, PdfPageText, PdfTextItem } from './pdf-layout.ts';
 import { buildLines, removeMarginNumbers } from './pdf-lines.ts';
+import { toReadingFrame } from './pdf-vertical.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 
@@ -111,7 +112,12 @@ async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText>
     // Rotated text (margin notes, crop-mark slugs) would scramble lines; upright text only.
     if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) continue;
     const size = Math.hypot(c!, d!) || item.height;
-    items.push({ str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName });
+    const out: PdfTextItem = { str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName };
+    if (content.styles[item.fontName]?.vertical) {
+      out.vertical = true;
+      out.height = item.height;
+    }
+    items.push(out);
   }
   return { page: pageNumber, width: x1 - x0, height: y1 - y0, items };
 }
@@ -196,7 +202,7 @@ export class PageReader {
     this.readInStretch++;
     try {
       const page = await this.doc.getPage(n);
-      const text = await pageText(page, n);
+      const text = toReadingFrame(await pageText(page, n));
       // The page's own objects are not kept: a page rendered for OCR is loaded again.
       page.cleanup();
       const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);

@@ -82,7 +82,6 @@ const EXPECTATIONS: Expectation[] = [
     file: 'pdf/jp-official-gazette-vertical-rc4-empty-password.pdf',
     outcome: 'read',
     lang: 'jp',
-    pending: 'vertical Japanese read across the columns',
   },
   { file: 'pdf/jp-amc-manual-78-pages-dblatex.pdf', outcome: 'read', lang: 'jp' },
   { file: 'pdf/zh-quarterly-report-22-pages-wps.pdf', outcome: 'read', lang: 'zh' },
