@@ -20,6 +20,11 @@ function directionOf(text: string): Direction {
   return LTR_STRONG.test(text) ? 'L' : 'N';
 }
 
+/** Whether any of the texts has a right-to-left letter (most lines have none: nothing more to do). */
+export function hasRightToLeft(texts: string[]): boolean {
+  return texts.some((text) => RTL_LETTER.test(text));
+}
+
 /** Whether a line's letters are mostly right-to-left ones. */
 export function isRightToLeftText(texts: string[]): boolean {
   let rtl = 0;

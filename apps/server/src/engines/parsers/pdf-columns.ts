@@ -43,9 +43,19 @@ export function orderLines(lines: PdfLine[]): PdfLine[] {
     flushBand();
     return count;
   };
+  // Which lines lie left, right or across changes only at their edges: between two, the score
+  // stays what it was, and the first best place is kept.
+  const edges = lines.flatMap((l) => [l.x0, l.x1]).sort((a, b) => a - b);
+  let edge = 0;
   let bestGx = 0;
   let bestScore = 0;
+  let previous = -Infinity;
   for (let gx = minX + width * 0.25; gx <= minX + width * 0.75; gx += 2) {
+    // An edge in [previous, gx]: a line's side may differ from the last place tried.
+    while (edge < edges.length && edges[edge]! < previous) edge++;
+    const moved = edge < edges.length && edges[edge]! <= gx;
+    previous = gx;
+    if (!moved) continue;
     const score = columnLines(gx);
     if (score > bestScore) {
       bestScore = score;

@@ -4,10 +4,10 @@
  * item's characters are made ordinary text (pdf-unicode.ts) and accents pdf.js gave as items of
  * their own go back onto their letters.
  */
-import { isRightToLeftText, readingOrder } from './pdf-bidi.ts';
+import { hasRightToLeft, isRightToLeftText, readingOrder } from './pdf-bidi.ts';
 import { countBadChars } from './pdf-garbage.ts';
 import type { PdfLine, PdfPageText, PdfTextItem } from './pdf-layout.ts';
-import { composeAccents, isCombiningOnly, normalizeItemText } from './pdf-unicode.ts';
+import { composeAccents, isCombiningOnly, mayCompose, normalizeItemText } from './pdf-unicode.ts';
 
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
 const NOTE_MARK = /^[\d*†‡§¶∗]{1,3}$/;
@@ -86,11 +86,11 @@ export function findGutters(rows: PdfTextItem[][]): number[] {
   }
   const width = Math.ceil(right - left);
   if (!(width > 0) || width > 20_000) return [];
-  const gaps = new Uint16Array(width + 1);
-  const across = new Uint16Array(width + 1);
+  // Runs of text: items less than 0.6 em apart; the gaps between two long ones are candidates.
+  const rowRuns: { start: number; end: number }[][] = [];
+  let candidates = 0;
   for (const row of rows) {
     const size = dominant(row).size;
-    // Runs of text: items less than 0.6 em apart.
     const runs: { start: number; end: number }[] = [];
     for (const item of row) {
       const x = item.x - left;
@@ -98,10 +98,19 @@ export function findGutters(rows: PdfTextItem[][]): number[] {
       if (last && x - last.end < size * 0.6) last.end = Math.max(last.end, x + item.width);
       else runs.push({ start: x, end: x + item.width });
     }
+    // Runs shorter than 6 em cannot be beside a gutter: kept only as the row's extent.
+    const long = runs.filter((run) => run.end - run.start >= size * 6);
+    if (long.length >= 2) candidates++;
+    rowRuns.push(runs.length > 1 ? runs.map((run) => ({ ...run, long: run.end - run.start >= size * 6 })) : runs);
+  }
+  if (candidates < 5) return [];
+  const gaps = new Uint16Array(width + 1);
+  const across = new Uint16Array(width + 1);
+  for (const runs of rowRuns as { start: number; end: number; long?: boolean }[][]) {
     for (let r = 1; r < runs.length; r++) {
       const before = runs[r - 1]!;
       const after = runs[r]!;
-      if (before.end - before.start < size * 6 || after.end - after.start < size * 6) continue;
+      if (!before.long || !after.long) continue;
       for (let i = Math.ceil(before.end); i <= Math.floor(after.start) && i <= width; i++) gaps[i]!++;
     }
     const end = runs[runs.length - 1]!.end;
@@ -147,7 +156,8 @@ function attachMarks(items: PdfTextItem[]): PdfTextItem[] {
 
 function makeLine(page: number, segment: PdfTextItem[], base: { y: number; size: number }): PdfLine {
   const withMarks = attachMarks(segment);
-  const items = readingOrder(withMarks, isRightToLeftText(withMarks.map((item) => item.str)));
+  const texts = withMarks.map((item) => item.str);
+  const items = hasRightToLeft(texts) ? readingOrder(withMarks, isRightToLeftText(texts)) : withMarks;
   let text = '';
   let previous: PdfTextItem | undefined;
   const marks: string[] = [];
@@ -181,7 +191,7 @@ function makeLine(page: number, segment: PdfTextItem[], base: { y: number; size:
   });
   const line: PdfLine = {
     page,
-    text: composeAccents(text.replace(/\s+/g, ' ').trim()),
+    text: mayCompose(text) ? composeAccents(text.replace(/\s+/g, ' ').trim()) : text.replace(/\s+/g, ' ').trim(),
     x0: Math.min(...items.map((i) => i.x)),
     x1: Math.max(...items.map((i) => i.x + i.width)),
     y: base.y,
