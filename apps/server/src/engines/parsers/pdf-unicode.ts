@@ -79,8 +79,8 @@ const SPACING_ACCENTS: Record<string, string> = {
 const ACCENT_BEFORE_LETTER = /([\u00b4\u02dd\u00a8\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u00af\u00b8\u02db])(\p{L})/gu;
 const COMBINING = /\p{M}/u;
 /** Any character normalizeItemText changes (most items have none: one scan, and done). */
-// eslint-disable-next-line no-control-regex -- control characters are among them
 const NEEDS_WORK =
+  // eslint-disable-next-line no-control-regex -- control characters are among them
   /[\0-\x1f\x7f-\xa0\xa8\xaf\xb4\xb5\xb8\u02c6-\u02dd\u037e\u0eb3\u2000-\u200a\u202f\u2126\ufb00-\ufdff\ufe10-\ufe4f\ufe70-\ufefe]|\p{M}/u;
 /** Accents or marks that composeAccents may put together. */
 const MAY_COMPOSE = /[\xa8\xaf\xb4\xb8\u02c6-\u02dd]|\p{M}/u;
