@@ -51,7 +51,11 @@ describe('PDF layout', () => {
     expect(joinParagraphLines(['the trans-', 'lation of', 'words'])).toBe('the translation of words');
     expect(joinParagraphLines(['Trace-', 'Monkey runs'])).toBe('Trace-Monkey runs');
     expect(joinParagraphLines(['中文的第一', '行和第二行'])).toBe('中文的第一行和第二行');
-    expect(joinParagraphLines(['mixed English', '和中文'])).toBe('mixed English和中文');
+    // A space at a line end except between CJK characters (or at CJK punctuation).
+    expect(joinParagraphLines(['mixed English', '和中文'])).toBe('mixed English 和中文');
+    expect(joinParagraphLines(['the law', 'the people'])).toBe('the law the people');
+    expect(joinParagraphLines(['系统，', 'Debian 用户'])).toBe('系统，Debian 用户');
+    expect(joinParagraphLines(['「吾輩は', '猫である」'])).toBe('「吾輩は猫である」');
   });
 
   it('keeps a line-end hyphen only where the document writes the word with one', () => {

@@ -4,7 +4,6 @@
  * data so they can be tested without PDFs. Coordinates are PDF points with the origin at the
  * bottom-left of the page (y grows upwards), as pdf.js reports them.
  */
-import { joinLines } from './text-structure.ts';
 
 export interface PdfTextItem {
   str: string;
@@ -204,6 +203,27 @@ function joinsHyphen(left: string, right: string, lexicon: Lexicon | undefined):
   return joined >= hyphenated;
 }
 
+const CJK_LETTER = /[\u2e80-\u2fff\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
+/** CJK punctuation and full-width forms carry their own spacing. */
+const CJK_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/u;
+const QUOTE_OR_DASH = /[\u2010-\u2027]/u;
+
+/**
+ * Whether two lines of a paragraph join without a space: only between CJK characters, or at CJK
+ * punctuation. A Latin word at a line end is a word end, whatever comes next ("law" + "the" is
+ * "law the"; "Linux" + "系统" is "Linux 系统").
+ */
+function joinsWithoutSpace(before: string, after: string): boolean {
+  const last = before[before.length - 1]!;
+  const first = after[0]!;
+  if (CJK_PUNCTUATION.test(last) || CJK_PUNCTUATION.test(first)) return true;
+  // Quotes and dashes beside CJK letters are CJK punctuation too (“吾輩”, 系统——).
+  const cjkBefore = CJK_LETTER.test(last);
+  const cjkAfter = CJK_LETTER.test(first);
+  if ((cjkBefore && QUOTE_OR_DASH.test(first)) || (QUOTE_OR_DASH.test(last) && cjkAfter)) return true;
+  return cjkBefore && cjkAfter;
+}
+
 /** Joins the lines of one paragraph: hyphenation repaired, CJK without spaces. */
 export function joinParagraphLines(texts: string[], lexicon?: Lexicon): string {
   let out = '';
@@ -219,7 +239,7 @@ export function joinParagraphLines(texts: string[], lexicon?: Lexicon): string {
     else if (/\S-$/.test(out) && /^\p{N}/u.test(text)) out += text;
     else if (/(?:https?:\/\/|www\.)\S*[/.-]$/.test(out)) out += text;
     else if (out.endsWith('\u00ad')) out = out.slice(0, -1) + text;
-    else out = joinLines(out, text);
+    else out = !out || joinsWithoutSpace(out, text) ? out + text : `${out} ${text}`;
   }
   return out;
 }
