@@ -23,6 +23,7 @@ import {
 import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
 import { orderLines } from './pdf-columns.ts';
 import { inspectFonts } from './pdf-fonts.ts';
+import { withRebuiltPageTree } from './pdf-repair.ts';
 import { findGarbage } from './pdf-garbage.ts';
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
@@ -141,16 +142,31 @@ export const pdfParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
-    const helpers = pdfHelpers(input.length, options.pdfHelperThreads);
+    let helpers = pdfHelpers(input.length, options.pdfHelperThreads);
+    let source = input;
+    // A file cut short is not handed over: if pdf.js cannot open it, its pages are looked for in it.
+    const handOver = options.handOverInput === true && helpers === 0 && endsLikeAPdf(input);
     // Helpers get copies of the bytes, made later: only a parse without them can give pdf.js the input.
-    const doc = await openPdf(input, { handOver: options.handOverInput === true && helpers === 0 });
+    const doc = await openPdf(input, { handOver }).catch(async (error: unknown) => {
+      const rebuilt =
+        error instanceof ParseError && error.key === 'fileCorrupted' && !handOver && withRebuiltPageTree(input);
+      if (!rebuilt) throw error;
+      source = Buffer.from(rebuilt.buffer, rebuilt.byteOffset, rebuilt.byteLength);
+      helpers = 0;
+      return openPdf(source).catch(() => Promise.reject(error));
+    });
     try {
-      return await parseDocument(doc, { input, helpers }, options, started);
+      return await parseDocument(doc, { input: source, helpers }, options, started);
     } finally {
       await doc.destroy().catch(() => undefined);
     }
   },
 };
+
+/** Whether the file ends as a whole PDF does (%%EOF near its end): else it may have been cut short. */
+function endsLikeAPdf(input: Buffer): boolean {
+  return input.subarray(Math.max(0, input.length - 1024)).includes('%%EOF');
+}
 
 /** The file's bytes (empty when handed over to pdf.js) and the helper threads that may read them. */
 interface PdfSource {
