@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   bodyFontSize,
-  buildLexicon,
   closeParagraph,
   isWeightHeadingLine,
-  joinParagraphLines,
   linesToParagraphs,
   removeRunningLines,
   splitFootnotes,
@@ -12,9 +10,10 @@ import {
 } from './pdf-layout.ts';
 import type { ParagraphState, PdfLine, PdfPageText, PdfParagraph, PdfTextItem } from './pdf-layout.ts';
 import { orderLines } from './pdf-columns.ts';
+import { buildLexicon, joinParagraphLines } from './pdf-join.ts';
 import { buildLines } from './pdf-lines.ts';
 import { ocrParagraphs } from './pdf-ocr.ts';
-import { bylineChapters } from './pdf.ts';
+import { bylineChapters } from './pdf-chapters.ts';
 
 const CHAR = 5; // average glyph width at size 10
 

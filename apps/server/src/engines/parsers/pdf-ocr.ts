@@ -5,7 +5,7 @@
  */
 import { ParseError, throwIfAborted } from './errors.ts';
 import { countBadChars, judgeText, measureWords } from './pdf-garbage.ts';
-import { joinParagraphLines } from './pdf-layout.ts';
+import { joinParagraphLines } from './pdf-join.ts';
 import type { PdfParagraph } from './pdf-layout.ts';
 import type { PdfDocument, PdfPage } from './pdf-text.ts';
 import type { OcrEngine, OcrResult } from '../ocr/types.ts';
