@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
   bodyFontSize,
-  buildLexicon,
-  buildLines,
   closeParagraph,
   isWeightHeadingLine,
-  joinParagraphLines,
   linesToParagraphs,
-  orderLines,
   removeRunningLines,
   splitFootnotes,
   footnoteParagraphs,
 } from './pdf-layout.ts';
 import type { ParagraphState, PdfLine, PdfPageText, PdfParagraph, PdfTextItem } from './pdf-layout.ts';
-import { ocrParagraphs, bylineChapters } from './pdf.ts';
+import { orderLines } from './pdf-columns.ts';
+import { buildLexicon, joinParagraphLines } from './pdf-join.ts';
+import { buildLines } from './pdf-lines.ts';
+import { ocrParagraphs } from './pdf-ocr.ts';
+import { bylineChapters } from './pdf-chapters.ts';
 
 const CHAR = 5; // average glyph width at size 10
 
@@ -50,7 +50,11 @@ describe('PDF layout', () => {
     expect(joinParagraphLines(['the trans-', 'lation of', 'words'])).toBe('the translation of words');
     expect(joinParagraphLines(['Trace-', 'Monkey runs'])).toBe('Trace-Monkey runs');
     expect(joinParagraphLines(['中文的第一', '行和第二行'])).toBe('中文的第一行和第二行');
-    expect(joinParagraphLines(['mixed English', '和中文'])).toBe('mixed English和中文');
+    // A space at a line end except between CJK characters (or at CJK punctuation).
+    expect(joinParagraphLines(['mixed English', '和中文'])).toBe('mixed English 和中文');
+    expect(joinParagraphLines(['the law', 'the people'])).toBe('the law the people');
+    expect(joinParagraphLines(['系统，', 'Debian 用户'])).toBe('系统，Debian 用户');
+    expect(joinParagraphLines(['「吾輩は', '猫である」'])).toBe('「吾輩は猫である」');
   });
 
   it('keeps a line-end hyphen only where the document writes the word with one', () => {

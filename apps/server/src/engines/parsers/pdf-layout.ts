@@ -1,9 +1,11 @@
 /**
- * PDF text layout: positioned text items → lines → reading order (one or two columns) → paragraphs.
- * Pure functions on plain data so they can be tested without PDFs. Coordinates are PDF points with
- * the origin at the bottom-left of the page (y grows upwards), as pdf.js reports them.
+ * PDF text layout: positioned text items → lines (pdf-lines.ts) → reading order (pdf-columns.ts) →
+ * running headers and footers removed, footnotes split off → paragraphs (their lines joined by
+ * pdf-join.ts). Pure functions on plain data so they can be tested without PDFs. Coordinates are PDF
+ * points with the origin at the bottom-left of the page (y grows upwards), as pdf.js reports them.
  */
-import { joinLines } from './text-structure.ts';
+import { joinParagraphLines } from './pdf-join.ts';
+import type { Lexicon } from './pdf-join.ts';
 
 export interface PdfTextItem {
   str: string;
@@ -14,6 +16,9 @@ export interface PdfTextItem {
   /** Font size (vertical scale of the text matrix). */
   size: number;
   font?: string;
+  /** Set in a vertical font: placed by its top centre, `height` long downwards (pdf-vertical.ts). */
+  vertical?: boolean;
+  height?: number;
 }
 
 export interface PdfPageText {
@@ -35,7 +40,9 @@ export interface PdfLine {
   marks: string[];
   /** Starts with a small raised marker (a footnote's own label). */
   leadingMark?: string;
-  /** 0 = single/left column, 1 = right column, -1 = spans both columns. */
+  /** Control, private-use and U+FFFD characters pdf.js gave for the line (made spaces in `text`). */
+  badChars?: number;
+  /** Column from the left (0 = single or leftmost, 1, 2…), -1 = spans columns. */
   col: number;
   /** The font (pdf.js id) carrying most of the line's characters, and its share of them (0..1). */
   font?: string;
@@ -54,122 +61,6 @@ export interface PdfParagraph {
   level?: number;
   /** A heading found by its bold face (body size), not by a larger size. */
   byWeight?: boolean;
-}
-
-const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
-const NOTE_MARK = /^[\d*†‡§¶∗]{1,3}$/;
-
-/** Groups a page's items into lines; items far apart on one baseline (two columns) stay separate. */
-export function buildLines(page: PdfPageText): PdfLine[] {
-  // Fake bold and shadows draw the same text twice, a point or two apart: keep one copy.
-  const seen = new Map<string, PdfTextItem[]>();
-  const items = page.items.filter((it) => {
-    if (!it.str.length || !(it.size > 0)) return false;
-    if (!it.str.trim()) return true;
-    const twins = seen.get(it.str) ?? [];
-    if (twins.some((t) => Math.abs(t.x - it.x) < it.size * 0.3 && Math.abs(t.y - it.y) < it.size * 0.3)) return false;
-    twins.push(it);
-    seen.set(it.str, twins);
-    return true;
-  });
-  items.sort((a, b) => b.y - a.y || a.x - b.x);
-  const rows: PdfTextItem[][] = [];
-  for (const item of items) {
-    if (!item.str.trim() && item.width <= 0) continue;
-    // Attach to the most recent row whose baseline is close; superscripts sit up to ~0.5em higher.
-    let row: PdfTextItem[] | undefined;
-    for (let r = rows.length - 1; r >= 0 && r >= rows.length - 3; r--) {
-      const candidate = rows[r]!;
-      const base = dominant(candidate);
-      const tol = Math.max(base.size, item.size) * 0.5;
-      if (Math.abs(item.y - base.y) <= tol && (item.y >= base.y - base.size * 0.3 || item.size >= base.size * 0.9)) {
-        row = candidate;
-        break;
-      }
-    }
-    if (row) row.push(item);
-    else rows.push([item]);
-  }
-  const lines: PdfLine[] = [];
-  for (const row of rows) {
-    row.sort((a, b) => a.x - b.x);
-    const base = dominant(row);
-    let segment: PdfTextItem[] = [];
-    const flush = () => {
-      if (segment.length) {
-        const line = makeLine(page.page, segment, base);
-        if (line.text.trim()) lines.push(line);
-      }
-      segment = [];
-    };
-    let lastEnd = -Infinity;
-    for (const item of row) {
-      const gap = item.x - lastEnd;
-      if (segment.length && gap > Math.max(base.size * 1.6, 12)) flush();
-      segment.push(item);
-      lastEnd = Math.max(lastEnd, item.x + item.width);
-    }
-    flush();
-  }
-  return lines;
-}
-
-function dominant(items: PdfTextItem[]): { y: number; size: number } {
-  let best = items[0]!;
-  for (const it of items) if (it.str.trim().length * it.size > best.str.trim().length * best.size) best = it;
-  return { y: best.y, size: best.size };
-}
-
-function makeLine(page: number, items: PdfTextItem[], base: { y: number; size: number }): PdfLine {
-  let text = '';
-  let lastEnd: number | undefined;
-  const marks: string[] = [];
-  let leadingMark: string | undefined;
-  let size = 0;
-  let chars = 0;
-  const fontChars = new Map<string, number>();
-  items.forEach((item, index) => {
-    const raised = item.size < base.size * 0.85 && item.y > base.y + base.size * 0.15;
-    const str = item.str;
-    if (raised && NOTE_MARK.test(str.trim())) {
-      if (index === 0) leadingMark = str.trim();
-      else marks.push(str.trim());
-    } else if (str.trim()) {
-      size += item.size * str.trim().length;
-      chars += str.trim().length;
-      if (item.font) fontChars.set(item.font, (fontChars.get(item.font) ?? 0) + str.trim().length);
-    }
-    if (lastEnd !== undefined) {
-      const gap = item.x - lastEnd;
-      const prev = text[text.length - 1] ?? ' ';
-      const next = str[0] ?? ' ';
-      const needsSpace = gap > base.size * 0.18 && prev !== ' ' && next !== ' ';
-      if (needsSpace && !(CJK.test(prev) && CJK.test(next) && gap < base.size * 0.6)) text += ' ';
-    }
-    text += str;
-    lastEnd = item.x + item.width;
-  });
-  const first = items[0]!;
-  const last = items[items.length - 1]!;
-  const line: PdfLine = {
-    page,
-    text: text.replace(/\s+/g, ' ').trim(),
-    x0: first.x,
-    x1: Math.max(...items.map((i) => i.x + i.width), last.x + last.width),
-    y: base.y,
-    size: chars ? size / chars : base.size,
-    marks,
-    col: 0,
-  };
-  if (leadingMark) line.leadingMark = leadingMark;
-  let best = 0;
-  for (const [font, n] of fontChars)
-    if (n > best) {
-      best = n;
-      line.font = font;
-    }
-  if (chars) line.fontShare = best / chars;
-  return line;
 }
 
 const PAGE_NUMBER = /^(page\s*)?[-–—([]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?$/i;
@@ -219,84 +110,6 @@ export function removeRunningLines(pages: { height: number; lines: PdfLine[] }[]
   return removed;
 }
 
-/**
- * Margin furniture: printers' line numbers and crop-mark slugs are digit-only (or nearly) segments
- * outside the text block. Drops digit-only segments that lie left or right of the page's main text.
- */
-export function removeMarginNumbers(lines: PdfLine[]): PdfLine[] {
-  const text = lines.filter((l) => !/^\d{1,4}$/.test(l.text));
-  if (text.length < 5) return lines;
-  const xs = text.map((l) => l.x0).sort((a, b) => a - b);
-  const left = xs[Math.floor(xs.length * 0.1)]!;
-  const rights = text.map((l) => l.x1).sort((a, b) => a - b);
-  const right = rights[Math.floor(rights.length * 0.9)]!;
-  return lines.filter((l) => !(/^\d{1,4}$/.test(l.text) && (l.x1 < left + 2 || l.x0 > right - 2)));
-}
-
-/** Orders lines for reading: detects two columns from the x-distribution, fills bands between spanning lines. */
-export function orderLines(lines: PdfLine[]): PdfLine[] {
-  const byTop = [...lines].sort((a, b) => b.y - a.y || a.x0 - b.x0);
-  if (lines.length < 8) return byTop;
-  const minX = Math.min(...lines.map((l) => l.x0));
-  const maxX = Math.max(...lines.map((l) => l.x1));
-  const width = maxX - minX;
-  const wide = (l: PdfLine) => l.x1 - l.x0 > width * 0.25;
-  // Lines crossing the gutter (titles, full-width figures) cut the page into bands; a band is laid
-  // out in two columns when both sides hold several wide lines, else it is read top to bottom.
-  const layout = (gx: number, commit: boolean): number => {
-    let twoColumnLines = 0;
-    let band: PdfLine[] = [];
-    const out: PdfLine[] = [];
-    const flushBand = () => {
-      const left = band.filter((x) => x.x1 <= gx);
-      const right = band.filter((x) => x.x0 >= gx);
-      if (left.filter(wide).length >= 3 && right.filter(wide).length >= 3) {
-        twoColumnLines += band.length;
-        if (commit) {
-          for (const l of left) l.col = 0;
-          for (const l of right) l.col = 1;
-          out.push(...left, ...right);
-        }
-      } else if (commit) {
-        for (const l of band) l.col = 0;
-        out.push(...band);
-      }
-      band = [];
-    };
-    for (const line of byTop) {
-      if (line.x0 < gx && line.x1 > gx) {
-        flushBand();
-        if (commit) {
-          line.col = -1;
-          out.push(line);
-        }
-      } else band.push(line);
-    }
-    flushBand();
-    if (commit) {
-      byTop.length = 0;
-      byTop.push(...out);
-    }
-    return twoColumnLines;
-  };
-  let bestGx = 0;
-  let bestScore = 0;
-  for (let gx = minX + width * 0.3; gx <= minX + width * 0.7; gx += 2) {
-    const score = layout(gx, false);
-    if (score > bestScore) {
-      bestScore = score;
-      bestGx = gx;
-    }
-  }
-  // A "two-column" reading needs a real share of the page, not three short lines beside a figure.
-  if (bestScore < Math.max(6, lines.length * 0.25)) {
-    for (const l of byTop) l.col = 0;
-    return byTop;
-  }
-  layout(bestGx, true);
-  return byTop;
-}
-
 /** Font size carrying most characters: the body text. */
 export function bodyFontSize(lines: PdfLine[]): number {
   const weight = new Map<number, number>();
@@ -326,7 +139,7 @@ export function splitFootnotes(
 ): { body: PdfLine[]; notes: PdfLine[]; asides: PdfLine[] } {
   const notes = new Set<PdfLine>();
   const asides = new Set<PdfLine>();
-  for (const col of [-1, 0, 1]) {
+  for (const col of new Set(lines.map((l) => l.col))) {
     const inCol = lines.filter((l) => l.col === col).sort((a, b) => a.y - b.y);
     const run: PdfLine[] = [];
     for (const l of inCol) {
@@ -349,67 +162,6 @@ export function splitFootnotes(
     notes: lines.filter((l) => notes.has(l)),
     asides: lines.filter((l) => asides.has(l)),
   };
-}
-
-/**
- * The words of a whole document, for deciding line-end hyphens: "trans-" + "lation" is one word when
- * the document has "translation" elsewhere, but "self-" + "esteem" keeps its hyphen when the document
- * writes "self-esteem" and never "selfesteem".
- */
-export interface Lexicon {
-  /** Lower-cased words, compounds split at their hyphens too. */
-  words: Map<string, number>;
-  /** Lower-cased hyphenated compounds seen inside lines ("self-esteem"). */
-  hyphenated: Map<string, number>;
-}
-
-const WORD_TOKEN = /\p{L}+(?:-\p{L}+)*/gu;
-
-export function buildLexicon(lines: Iterable<string>): Lexicon {
-  const lexicon: Lexicon = { words: new Map(), hyphenated: new Map() };
-  const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
-  for (const line of lines) {
-    // A line-end fragment ("trans-") is half a word: left out.
-    const text = line.replace(/\p{L}+-\s*$/u, '');
-    for (const m of text.matchAll(WORD_TOKEN)) {
-      const token = m[0].toLowerCase();
-      if (token.includes('-')) {
-        add(lexicon.hyphenated, token);
-        for (const part of token.split('-')) add(lexicon.words, part);
-      } else add(lexicon.words, token);
-    }
-  }
-  return lexicon;
-}
-
-/** Whether "left-" at a line end and "right..." on the next line are one word (no hyphen). */
-function joinsHyphen(left: string, right: string, lexicon: Lexicon | undefined): boolean {
-  if (!lexicon) return true;
-  const a = /\p{L}+$/u.exec(left)?.[0].toLowerCase() ?? '';
-  const b = /^\p{L}+/u.exec(right)?.[0].toLowerCase() ?? '';
-  const joined = lexicon.words.get(a + b) ?? 0;
-  const hyphenated = lexicon.hyphenated.get(`${a}-${b}`) ?? 0;
-  return joined >= hyphenated;
-}
-
-/** Joins the lines of one paragraph: hyphenation repaired, CJK without spaces. */
-export function joinParagraphLines(texts: string[], lexicon?: Lexicon): string {
-  let out = '';
-  for (const raw of texts) {
-    const text = raw.trim();
-    if (!text) continue;
-    if (/[\p{Ll}\p{Lu}]-$/u.test(out) && /^\p{Ll}/u.test(text)) {
-      out = joinsHyphen(out.slice(0, -1), text, lexicon) ? out.slice(0, -1) + text : out + text;
-    }
-    // "Trace-" + "Monkey": a compound split at its hyphen keeps the hyphen but loses the space.
-    else if (/\p{L}-$/u.test(out) && /^\p{Lu}/u.test(text)) out += text;
-    // URLs and numbers broken at a hyphen or slash continue without a space.
-    else if (/\S-$/.test(out) && /^\p{N}/u.test(text)) out += text;
-    else if (/(?:https?:\/\/|www\.)\S*[/.-]$/.test(out)) out += text;
-    else if (out.endsWith('\u00ad')) out = out.slice(0, -1) + text;
-    else out = joinLines(out, text);
-  }
-  return out;
 }
 
 const TERMINAL = /[.!?:;。！？：；」』”"')\]…]$/;
@@ -481,7 +233,7 @@ export function linesToParagraphs(
     leftAligned: boolean;
   }
   const colStats = new Map<number, ColumnStats>();
-  for (const col of [-1, 0, 1]) {
+  for (const col of new Set(lines.map((l) => l.col))) {
     const ls = lines.filter((l) => l.col === col && l.size <= bodySize * 1.1);
     if (!ls.length) continue;
     const xs = ls.map((l) => l.x0).sort((a, b) => a - b);

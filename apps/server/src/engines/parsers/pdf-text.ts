@@ -7,8 +7,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { collectGarbage } from '../../lib/collect-garbage.ts';
 import { ParseError } from './errors.ts';
-import { buildLines, removeMarginNumbers } from './pdf-layout.ts';
-import type { PdfLine, PdfPageText } from './pdf-layout.ts';
+import { measureWords } from './pdf-garbage.ts';
+import type { TextQuality } from './pdf-garbage.ts';
+import type { PdfLine, PdfPageText, PdfTextItem } from './pdf-layout.ts';
+import { buildLines, removeMarginNumbers } from './pdf-lines.ts';
+import { toReadingFrame } from './pdf-vertical.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 
@@ -19,7 +22,7 @@ export type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 const require = createRequire(import.meta.url);
 const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
 let pdfjsModule: Promise<PdfJs> | undefined;
-const loadPdfJs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+export const loadPdfJs = (): Promise<PdfJs> => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 /** A page's lines (margin numbers already removed) and how much text it has, or why it failed. */
 export interface PageLines {
@@ -29,6 +32,8 @@ export interface PageLines {
   /** Non-blank characters of the text layer: few means a scanned page. */
   chars: number;
   lines: PdfLine[];
+  /** How much of the text reads as garbage (pdf-garbage.ts). */
+  quality: TextQuality;
   error?: string;
 }
 
@@ -71,14 +76,17 @@ export const PDFJS_DOCUMENT_OPTIONS = {
 /**
  * Opens a PDF with pdf.js. pdf.js takes the bytes over (they are moved to its worker side, and the
  * caller's buffer is left empty), so they are copied unless `handOver` says the caller will not use
- * them again. A buffer that is a slice of a larger one is copied either way.
+ * them again. A buffer that is a slice of a larger one is copied either way. `fontDetails` has
+ * pdf.js give each loaded font's encoding and Unicode map (and keep its data): for inspecting a few
+ * pages' fonts only (pdf-fonts.ts), never for reading a book.
  */
-export async function openPdf(input: Uint8Array, { handOver = false } = {}): Promise<PdfDocument> {
+export async function openPdf(input: Uint8Array, { handOver = false, fontDetails = false } = {}): Promise<PdfDocument> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
     worker: (await inThreadWorker(pdfjs)).worker,
     data: handOver ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input),
     ...PDFJS_DOCUMENT_OPTIONS,
+    fontExtraProperties: fontDetails,
   });
   try {
     return await task.promise;
@@ -94,7 +102,9 @@ export async function openPdf(input: Uint8Array, { handOver = false } = {}): Pro
 
 async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText> {
   const [x0, y0, x1, y1] = page.view as [number, number, number, number];
-  const content = await page.getTextContent();
+  // Presentation forms are made characters after pdf.js's bidi pass (pdf-unicode.ts): made before
+  // it, as pdf.js would, an Arabic ligature's letters come out reversed.
+  const content = await page.getTextContent({ disableNormalization: true });
   const items: PdfPageText['items'] = [];
   for (const item of content.items) {
     if (!('str' in item)) continue;
@@ -102,7 +112,12 @@ async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText>
     // Rotated text (margin notes, crop-mark slugs) would scramble lines; upright text only.
     if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) continue;
     const size = Math.hypot(c!, d!) || item.height;
-    items.push({ str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName });
+    const out: PdfTextItem = { str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName };
+    if (content.styles[item.fontName]?.vertical) {
+      out.vertical = true;
+      out.height = item.height;
+    }
+    items.push(out);
   }
   return { page: pageNumber, width: x1 - x0, height: y1 - y0, items };
 }
@@ -187,11 +202,13 @@ export class PageReader {
     this.readInStretch++;
     try {
       const page = await this.doc.getPage(n);
-      const text = await pageText(page, n);
+      const text = toReadingFrame(await pageText(page, n));
       // The page's own objects are not kept: a page rendered for OCR is loaded again.
       page.cleanup();
       const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);
       const lines = removeMarginNumbers(buildLines(text));
+      const quality = measureWords(lines.map((line) => line.text).join('\n'));
+      for (const line of lines) quality.bad += line.badChars ?? 0;
       const fonts = new Set<string>();
       for (const line of lines) {
         if (!line.font) continue;
@@ -199,9 +216,10 @@ export class PageReader {
         line.font = this.prefix + line.font;
       }
       if (fonts.size) this.fontsOfPage.set(n, fonts);
-      return { page: n, width: text.width, height: text.height, chars, lines };
+      return { page: n, width: text.width, height: text.height, chars, lines, quality };
     } catch (error) {
-      return { page: n, width: 0, height: 0, chars: 0, lines: [], error: (error as Error).message };
+      const quality = measureWords('');
+      return { page: n, width: 0, height: 0, chars: 0, lines: [], quality, error: (error as Error).message };
     }
   }
 

@@ -8,125 +8,35 @@
  */
 import { BookBuilder, shorten } from './builder.ts';
 import type { BlockDraft } from './blocks.ts';
-import { ParseError, throwIfAborted } from './errors.ts';
+import { ParseError } from './errors.ts';
 import {
   bodyFontSize,
-  buildLexicon,
   BOLD_FONT_NAME,
   closeParagraph,
   isWeightHeadingLine,
   footnoteParagraphs,
-  joinParagraphLines,
   linesToParagraphs,
-  orderLines,
   removeRunningLines,
   splitFootnotes,
 } from './pdf-layout.ts';
 import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
+import { buildLexicon } from './pdf-join.ts';
+import { orderLines } from './pdf-columns.ts';
+import { bylineChapters, readOutline } from './pdf-chapters.ts';
+import { inspectFonts } from './pdf-fonts.ts';
+import { withRebuiltPageTree } from './pdf-repair.ts';
+import { findGarbage } from './pdf-garbage.ts';
+import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
+import type { OcrPlan } from './pdf-ocr.ts';
 import { openPdf } from './pdf-text.ts';
-import type { FontFace, PdfDocument, PdfPage } from './pdf-text.ts';
+import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
 import type { TextLayer } from './pdf-threads.ts';
 import { pickChapterNodes } from './toc.ts';
-import type { OcrEngine } from '../ocr/types.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 import { PARSE_LIMITS } from './limits.ts';
 
-const OCR_SCALE = 2;
 const PAGES_PER_PART = 10;
-
-interface OutlineEntry {
-  title: string;
-  page?: number;
-  y?: number;
-  children: OutlineEntry[];
-}
-
-async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
-  const outline = await doc.getOutline().catch(() => null);
-  if (!outline?.length) return [];
-  const resolve = async (items: NonNullable<typeof outline>, depth: number): Promise<OutlineEntry[]> => {
-    const out: OutlineEntry[] = [];
-    for (const item of items) {
-      const entry: OutlineEntry = { title: item.title?.trim() ?? '', children: [] };
-      try {
-        const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
-        const ref = dest?.[0];
-        if (ref !== undefined && ref !== null) {
-          entry.page =
-            typeof ref === 'number' ? ref + 1 : (await doc.getPageIndex(ref as { num: number; gen: number })) + 1;
-          const kind = (dest?.[1] as { name?: string } | undefined)?.name;
-          const y = kind === 'XYZ' ? dest?.[3] : kind === 'FitH' || kind === 'FitBH' ? dest?.[2] : undefined;
-          if (typeof y === 'number') entry.y = y;
-        }
-      } catch {
-        // A dangling destination: keep the entry without a page; its children may still resolve.
-      }
-      if (depth < 4 && item.items?.length) entry.children = await resolve(item.items, depth + 1);
-      out.push(entry);
-    }
-    return out;
-  };
-  return resolve(outline, 0);
-}
-
-/** The scale a page is rendered at for OCR: OCR_SCALE, or less for a page too large to render whole. */
-export function ocrScale(width: number, height: number): number {
-  const pixels = width * height * OCR_SCALE * OCR_SCALE;
-  if (pixels <= PARSE_LIMITS.ocrCanvasPixels) return OCR_SCALE;
-  return OCR_SCALE * Math.sqrt(PARSE_LIMITS.ocrCanvasPixels / pixels);
-}
-
-async function renderPng(page: PdfPage): Promise<Buffer> {
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const size = page.getViewport({ scale: 1 });
-  const viewport = page.getViewport({ scale: ocrScale(size.width, size.height) });
-  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-  const context = canvas.getContext('2d');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  await page.render({
-    canvas: canvas as unknown as HTMLCanvasElement,
-    canvasContext: context as unknown as CanvasRenderingContext2D,
-    viewport,
-  }).promise;
-  return canvas.toBuffer('image/png');
-}
-
-async function defaultOcrEngine(): Promise<OcrEngine> {
-  const { getSharedOcrEngine } = await import('../ocr/tesseract.ts');
-  return getSharedOcrEngine();
-}
-
-/**
- * OCR text → paragraphs. Tesseract's paragraphs are often whole pages, so a short line ending a
- * sentence also ends a paragraph; lines are re-joined with hyphen repair.
- */
-export function ocrParagraphs(text: string, page: number): PdfParagraph[] {
-  const out: PdfParagraph[] = [];
-  for (const block of text.split(/\n\s*\n/)) {
-    const lines = block
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
-    const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
-    const typical = lengths[Math.floor(lengths.length * 0.8)] ?? 0;
-    let current: string[] = [];
-    const flush = () => {
-      const joined = joinParagraphLines(current);
-      if (joined.replace(/[\s\p{P}]/gu, '').length > 0) {
-        out.push({ kind: 'paragraph', text: joined, page, top: 0, size: 0, marks: [] });
-      }
-      current = [];
-    };
-    for (const line of lines) {
-      current.push(line);
-      if (line.length < typical * 0.7 && /[.!?。！？”"]$/.test(line)) flush();
-    }
-    flush();
-  }
-  return out;
-}
 
 /**
  * Fonts whose short body-size lines are headings: faces other than the body font, used on a few lines
@@ -161,53 +71,36 @@ async function boldHeadingFonts(
   return new Set(picked.filter((font) => isBold(faces.get(font))));
 }
 
-const BYLINE = /^[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,50}$/u;
-const TITLE_WITH_BYLINE = /^(.{3,80}?)[\s,–—-]+[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,40}$/u;
-
-/** Chapter starts of an anthology: a by-line, with the short title line(s) just above it. */
-export function bylineChapters(drafts: (BlockDraft & { byWeight?: boolean })[]): { index: number; title: string }[] {
-  const out: { index: number; title: string }[] = [];
-  drafts.forEach((d, i) => {
-    if (d.type === 'footnote') return;
-    const text = d.text.trim();
-    if (BYLINE.test(text)) {
-      let start = i;
-      const titleParts: string[] = [];
-      for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
-        const prev = drafts[k]!.text.trim();
-        // Display-font headings above a title are ornaments (often garbled glyphs), not the title.
-        // A title set in bold body type is a heading by weight; larger display type is not a title part.
-        const type = drafts[k]!.type;
-        if (prev.length > 70 || /[.!?]$/.test(prev) || (type !== 'paragraph' && !drafts[k]!.byWeight)) break;
-        // Source notes and decorative glyph lines ("kikikikik") are not part of a title.
-        if (/^\(|source:|e?book\s*#/i.test(prev) || /(..)\1{2,}|[bcdfghjklmnpqrstvwxz]{5,}/i.test(prev)) break;
-        start = k;
-        titleParts.unshift(prev.replace(/[\s,:;–—-]+$/, ''));
-      }
-      out.push({ index: start, title: shorten(titleParts.join(' - ') || text, 120) });
-    } else if (text.length <= 110 && TITLE_WITH_BYLINE.test(text)) {
-      out.push({ index: i, title: shorten(TITLE_WITH_BYLINE.exec(text)![1]!.replace(/[,\s]+$/, ''), 120) });
-    }
-  });
-  // A piece needs some body: by-lines a few blocks apart belong to one piece.
-  return out.filter((c, k) => (out[k + 1]?.index ?? drafts.length) - c.index >= 4);
-}
-
 export const pdfParser: BookParser = {
   format: 'pdf',
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
-    const helpers = pdfHelpers(input.length, options.pdfHelperThreads);
+    let helpers = pdfHelpers(input.length, options.pdfHelperThreads);
+    let source = input;
+    // A file cut short is not handed over: if pdf.js cannot open it, its pages are looked for in it.
+    const handOver = options.handOverInput === true && helpers === 0 && endsLikeAPdf(input);
     // Helpers get copies of the bytes, made later: only a parse without them can give pdf.js the input.
-    const doc = await openPdf(input, { handOver: options.handOverInput === true && helpers === 0 });
+    const doc = await openPdf(input, { handOver }).catch(async (error: unknown) => {
+      const rebuilt =
+        error instanceof ParseError && error.key === 'fileCorrupted' && !handOver && withRebuiltPageTree(input);
+      if (!rebuilt) throw error;
+      source = Buffer.from(rebuilt.buffer, rebuilt.byteOffset, rebuilt.byteLength);
+      helpers = 0;
+      return openPdf(source).catch(() => Promise.reject(error));
+    });
     try {
-      return await parseDocument(doc, { input, helpers }, options, started);
+      return await parseDocument(doc, { input: source, helpers }, options, started);
     } finally {
       await doc.destroy().catch(() => undefined);
     }
   },
 };
+
+/** Whether the file ends as a whole PDF does (%%EOF near its end): else it may have been cut short. */
+function endsLikeAPdf(input: Buffer): boolean {
+  return input.subarray(Math.max(0, input.length - 1024)).includes('%%EOF');
+}
 
 /** The file's bytes (empty when handed over to pdf.js) and the helper threads that may read them. */
 interface PdfSource {
@@ -233,14 +126,29 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
   for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
   if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
 
-  const textPages = pages.filter((p) => p.chars >= 20).length;
+  // Garbage from fonts without a Unicode map is never the book's text: read by OCR, or left out.
+  const garbage = await findGarbage(
+    pages.filter((p) => p.error === undefined),
+    async (inspected) =>
+      inspectFonts(source.input.length ? source.input : await doc.getData(), inspected, options.signal),
+  );
+  if (garbage.lines.size) {
+    for (const p of pages) p.lines = p.lines.filter((line) => !garbage.lines.has(line));
+    book.warn(`Left out ${garbage.lines.size} lines of unreadable text (fonts without a Unicode map)`);
+  }
+  const engine = garbage.pages.size || options.forceOCR ? await ocrEngineOf(options) : undefined;
+  const garbageLanguages = (options.ocrLanguages ?? []).filter((l) => engine?.languages.includes(l));
+  const textPages = pages.filter((p) => p.chars >= 20 && !garbage.pages.has(p.page)).length;
   const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
-  const ocrPages = new Set<number>();
+  const ocr: OcrPlan = { pages: new Set(), garbage: new Set(), garbageLanguages };
   for (const p of pages) {
-    if (p.error === undefined && (options.forceOCR || (mostlyScanned && p.chars < 20))) {
-      ocrPages.add(p.page);
-      p.lines = [];
+    if (p.error !== undefined) continue;
+    const isGarbage = garbage.pages.has(p.page);
+    if (options.forceOCR || (mostlyScanned && p.chars < 20) || (isGarbage && garbageLanguages.length)) {
+      ocr.pages.add(p.page);
+      if (isGarbage && !options.forceOCR) ocr.garbage.add(p.page);
     }
+    if (ocr.pages.has(p.page) || isGarbage) p.lines = [];
   }
 
   const removed = removeRunningLines(pages.filter((p) => p.lines.length));
@@ -251,7 +159,7 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
     ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
   ].sort((a, b) => b - a);
   const headingFonts = await boldHeadingFonts(allLines, bodySize, fontFaces);
-  return { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages };
+  return { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable: garbage.pages };
 }
 
 async function parseDocument(
@@ -276,32 +184,27 @@ async function parseDocument(
     description: str(info.Subject),
   };
 
-  const { pages, allLines, bodySize, headingSizes, headingFonts, ocrPages } = await readLayout(
+  const { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable } = await readLayout(
     doc,
     source,
     options,
     book,
   );
 
-  // 3. OCR where needed.
-  const ocrText = new Map<number, string>();
-  if (ocrPages.size) {
-    const engine = options.ocrEngine ?? (await defaultOcrEngine());
-    const languages = options.ocrLanguages?.length ? options.ocrLanguages : ['en'];
-    let done = 0;
-    for (const n of ocrPages) {
-      throwIfAborted(options.signal);
-      let result: Awaited<ReturnType<OcrEngine['recognize']>>;
-      try {
-        result = await engine.recognize(await renderPng(await doc.getPage(n)), languages);
-      } catch (error) {
-        if (error instanceof ParseError) throw error;
-        throw new ParseError('ocrUnavailable', `OCR failed: ${(error as Error).message}`, { cause: error });
-      }
-      ocrText.set(n, result.text);
-      done++;
-      options.onProgress?.(0.4 + (0.5 * done) / ocrPages.size);
+  // 3. OCR where needed; garbage pages it could not read stay unread, and a book mostly unread fails.
+  const ocrText = ocr.pages.size ? await readByOcr(doc, ocr, options, await ocrEngineOf(options)) : new Map();
+  for (const n of ocrText.keys()) unreadable.delete(n);
+  if (unreadable.size) {
+    const readable = pages.filter((p) => p.lines.length || ocrText.has(p.page)).length;
+    if (unreadable.size >= readable) {
+      throw new ParseError(
+        'textNotExtractable',
+        `The text of ${unreadable.size} of ${numPages} pages is unreadable (fonts without a Unicode map, or a garbled OCR layer)`,
+      );
     }
+    book.warn(
+      `Left out the unreadable text of ${unreadable.size} pages (fonts without a Unicode map, or a garbled OCR layer)`,
+    );
   }
 
   // 4. Paragraphs in reading order, continuing across pages; footnotes per page.
