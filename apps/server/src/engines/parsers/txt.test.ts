@@ -215,6 +215,14 @@ describe('hard-wrapped text', () => {
     expect(paragraphsOf(text)).toEqual([...paragraphs, ...paragraphs]);
   });
 
+  it('joins a word cut after its hyphen without a space', () => {
+    const lines = wrap(PROSE_EN[0]!, 70);
+    lines[1] = `${lines[1]} well-`;
+    lines[2] = `known ${lines[2]}`;
+    const [first] = paragraphsOf([...lines, '', ...wrap(PROSE_EN[1]!, 70), '', ...wrap(PROSE_EN[2]!, 70)].join('\n'));
+    expect(first).toContain(' well-known ');
+  });
+
   it('joins only the wrapped part of a text that goes on one line per paragraph', () => {
     const wrapped = PROSE_EN.flatMap((p) => [...wrap(p, 70), '']);
     const unwrapped = PROSE_EN.map((p) => `${p} ${p}`);
