@@ -55,3 +55,20 @@ export const FALLBACK_UI_LANGUAGE: UiLanguage = 'en';
 export function isUiLanguage(value: string): value is UiLanguage {
   return (UI_LANGUAGES as readonly string[]).includes(value);
 }
+
+/**
+ * A language's English name, for prompts and logs: a reading language's own name, else what Intl
+ * knows of the ISO 639-1 code a book was detected in ('he' → 'Hebrew'); undefined for 'und' and codes
+ * Intl does not know.
+ */
+export function englishLanguageName(code: string): string | undefined {
+  const reading = findLanguage(code);
+  if (reading) return reading.name;
+  if (!/^[a-z]{2,3}$/.test(code) || code === 'und') return undefined;
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
+    return name && name !== code ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

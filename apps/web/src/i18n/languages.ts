@@ -109,6 +109,19 @@ export interface ReadingLanguageOption {
 }
 
 /** The 26 reading languages named in the given interface language (falls back to the English name). */
+/**
+ * A language outside the 26 that a book was detected in ('he', 'la'), named in the interface language
+ * by Intl; undefined when Intl does not know the code.
+ */
+export function otherLanguageName(uiLanguage: string, code: string): string | undefined {
+  try {
+    const names = new Intl.DisplayNames([uiLanguageInfo(uiLanguage).bcp47], { type: 'language', fallback: 'none' });
+    return names.of(code) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readingLanguageOptions(uiLanguage: string): ReadingLanguageOption[] {
   let names: Intl.DisplayNames | undefined;
   try {

@@ -1,9 +1,35 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { BookBuilder } from './builder.ts';
 import type { ParseError } from './errors.ts';
 import { addTextChapters, headingLevel, splitParagraphs } from './text-structure.ts';
 import { decodeText, txtParser } from './txt.ts';
+
+const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
+const WILD = path.join(CORPUS, '../wild');
+
+/** Wraps prose at `width` columns the way a plain-text editor does (Latin: at spaces; CJK: anywhere). */
+function wrap(paragraph: string, width: number, cjk = false): string[] {
+  if (cjk) return paragraph.match(new RegExp(`.{1,${width}}`, 'gu')) ?? [];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of paragraph.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const PROSE_EN = [
+  'The harbour was quiet that morning, and the fishermen had already gone out beyond the breakwater, leaving only the gulls and a few old men who mended nets in the sun while they talked about the weather and the price of fish.',
+  'Anna walked along the quay with her letter in her hand. She had read it three times on the train and still did not know what she would say to her brother when she found him, or whether he would want to hear it at all.',
+  'By noon the wind had turned, and the boats began to come back one by one, low in the water, their decks shining with the catch, and the whole quay filled with voices, carts and the smell of salt and tar.',
+];
 
 const NOVEL_ZH = Array.from(
   { length: 3 },
@@ -122,4 +148,134 @@ describe('TXT structure', () => {
     expect(book.chapters[1]!.title).toBe('Part 2');
     expect(book.chapters[0]!.blocks[0]!.id).toBe('c1-b1');
   });
+});
+
+describe('hard-wrapped text', () => {
+  const paragraphsOf = (text: string) => splitParagraphs(text).map((p) => p.text);
+
+  it('joins wrapped English prose and keeps verse, lists, a table of contents, an address and code apart', () => {
+    const text = [
+      ...wrap(PROSE_EN[0]!, 70),
+      '',
+      'CONTENTS',
+      '',
+      'Chapter 1. The Harbour ........ 1',
+      'Chapter 2. The Letter ......... 9',
+      '',
+      ...wrap(PROSE_EN[1]!, 70),
+      '',
+      '  The sea is calm tonight,',
+      '  The tide is full, the moon lies fair',
+      '  Upon the straits;',
+      '',
+      'She wrote down what she needed:',
+      '- bread and cheese for the road,',
+      '- a warm coat,',
+      '- the address of the boarding house.',
+      '',
+      'Mrs. Helen Ward',
+      '14 Harbour Street',
+      'Portsmouth',
+      '',
+      '    for line in lines:',
+      '        print(line.strip())',
+      '',
+      ...wrap(PROSE_EN[2]!, 70),
+    ].join('\n');
+    const paragraphs = paragraphsOf(text);
+    expect(paragraphs).toEqual([
+      PROSE_EN[0],
+      'CONTENTS',
+      'Chapter 1. The Harbour ........ 1',
+      'Chapter 2. The Letter ......... 9',
+      PROSE_EN[1],
+      'The sea is calm tonight,',
+      'The tide is full, the moon lies fair',
+      'Upon the straits;',
+      'She wrote down what she needed:',
+      '- bread and cheese for the road,',
+      '- a warm coat,',
+      '- the address of the boarding house.',
+      'Mrs. Helen Ward',
+      '14 Harbour Street',
+      'Portsmouth',
+      'for line in lines:',
+      'print(line.strip())',
+      PROSE_EN[2],
+    ]);
+  });
+
+  it('joins wrapped Chinese without spaces, where paragraphs start with an indent', () => {
+    const paragraphs = [
+      '话说天下大势，分久必合，合久必分。周末七国分争，并入于秦。及秦灭之后，楚、汉分争，又并入于汉。汉朝自高祖斩白蛇而起义，一统天下，后来光武中兴，传至献帝，遂分为三国。',
+      '推其致乱之由，殆始于桓、灵二帝。桓帝禁锢善类，崇信宦官。及桓帝崩，灵帝即位，大将军窦武、太傅陈蕃共相辅佐。',
+    ];
+    const text = [...paragraphs, ...paragraphs].flatMap((p) => wrap(`\u3000\u3000${p}`, 20, true)).join('\n');
+    expect(text.split('\n').length).toBeGreaterThan(10);
+    expect(paragraphsOf(text)).toEqual([...paragraphs, ...paragraphs]);
+  });
+
+  it('joins a word cut after its hyphen without a space', () => {
+    const lines = wrap(PROSE_EN[0]!, 70);
+    lines[1] = `${lines[1]} well-`;
+    lines[2] = `known ${lines[2]}`;
+    const [first] = paragraphsOf([...lines, '', ...wrap(PROSE_EN[1]!, 70), '', ...wrap(PROSE_EN[2]!, 70)].join('\n'));
+    expect(first).toContain(' well-known ');
+  });
+
+  it('joins only the wrapped part of a text that goes on one line per paragraph', () => {
+    const wrapped = PROSE_EN.flatMap((p) => [...wrap(p, 70), '']);
+    const unwrapped = PROSE_EN.map((p) => `${p} ${p}`);
+    expect(paragraphsOf([...wrapped, ...wrapped, ...unwrapped].join('\n'))).toEqual([
+      ...PROSE_EN,
+      ...PROSE_EN,
+      ...unwrapped,
+    ]);
+  });
+
+  it.skipIf(!existsSync(WILD))(
+    'reads the wild Frankenstein: letters joined into their paragraphs, verse kept in lines',
+    async () => {
+      const book = await txtParser.parse(readFileSync(path.join(WILD, 'txt/en-frankenstein-hard-wrapped-utf8.txt')));
+      const letter1 = book.chapters.find((c) => c.title === 'Letter 1')!;
+      const paragraphs = letter1.blocks.filter((b) => b.type === 'paragraph').map((b) => b.text);
+      expect(paragraphs[2]).toMatch(
+        /^You will rejoice to hear that no disaster has accompanied the commencement of an enterprise which you have regarded with such evil forebodings\. I arrived here yesterday/,
+      );
+      expect(paragraphs.filter((p) => p.length > 300).length).toBeGreaterThanOrEqual(6);
+      expect(paragraphs.every((p) => !p.includes('\n'))).toBe(true);
+      const text = book.chapters.flatMap((c) => c.blocks.map((b) => b.text));
+      const verse = text.indexOf('We rest; a dream has power to poison sleep.');
+      expect(text.slice(verse, verse + 3)).toEqual([
+        'We rest; a dream has power to poison sleep.',
+        'We rise; one wand’ring thought pollutes the day.',
+        'We feel, conceive, or reason; laugh or weep,',
+      ]);
+    },
+  );
+
+  it.skipIf(!existsSync(WILD))(
+    'reads the wild 儒林外史: the wrapped chapters joined without spaces, the others one paragraph a line',
+    async () => {
+      const file = readFileSync(path.join(WILD, 'txt/zh-TW-rulin-waishi-hard-wrapped-utf8.txt'));
+      const book = await txtParser.parse(file);
+      const first = book.chapters.find((c) => c.title.startsWith('第一回'))!.blocks.map((b) => b.text);
+      // The poem's two lines, then the prose: a paragraph starts after a sentence that ends a line and
+      // where the text left a space ('去了。 王冕自此').
+      expect(first[1]).toBe('“人生南北多歧路，將相神仙，也要凡人做。百代興亡朝复暮，江風吹倒前朝樹。');
+      expect(first[3]).toMatch(
+        /^這一首詞，也是個老生長談。不過說：人生富貴功名，是身外之物；但世人一見了功名，便舍著性命去求他。/,
+      );
+      expect(first.some((p) => p.startsWith('王冕自此在秦家放牛，每到黃昏，回家跟著母親歇宿。'))).toBe(true);
+      const wrappedLines = first.filter((p) => p.length >= 34 && p.length <= 40).length;
+      expect(wrappedLines, 'wrapped lines left as paragraphs').toBeLessThanOrEqual(4);
+      expect(first.every((p) => !/[\u4e00-\u9fff] [\u4e00-\u9fff]/.test(p))).toBe(true);
+      // A chapter of the second part: each line of the file is one paragraph.
+      const lines = new TextDecoder().decode(file).split('\n');
+      const late = book.chapters.at(-2)!;
+      for (const block of late.blocks.filter((b) => b.type === 'paragraph').slice(0, 10)) {
+        expect(lines.some((l) => l.trim() === block.text)).toBe(true);
+      }
+    },
+  );
 });

@@ -1,95 +1,14 @@
 /**
- * Plain text: detect the encoding (BOM, strict UTF-8, then chardet), strip well-known wrappers
+ * Plain text: detect the encoding (txt-encoding.ts), strip well-known wrappers
  * (Project Gutenberg licence, Aozora Bunko notes and ruby), then find paragraphs and chapters.
  */
-import chardet from 'chardet';
 import { BookBuilder, isMarkerText, shorten, tocTitleOf } from './builder.ts';
 import { ParseError } from './errors.ts';
 import { addTextChapters, HEADING_MARK, headingLevel, splitParagraphs } from './text-structure.ts';
+import { decodeText } from './txt-encoding.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 
-export interface DecodedText {
-  text: string;
-  encoding: string;
-}
-
-/** chardet names → WHATWG TextDecoder labels. GB18030 decodes GBK and GB2312 too (superset). */
-const CHARDET_TO_LABEL: Record<string, string> = {
-  'UTF-8': 'utf-8',
-  'UTF-16LE': 'utf-16le',
-  'UTF-16BE': 'utf-16be',
-  GB18030: 'gb18030',
-  GBK: 'gb18030',
-  GB2312: 'gb18030',
-  Big5: 'big5',
-  Shift_JIS: 'shift_jis',
-  'EUC-JP': 'euc-jp',
-  'ISO-2022-JP': 'iso-2022-jp',
-  'EUC-KR': 'euc-kr',
-  'ISO-8859-1': 'windows-1252',
-  'ISO-8859-2': 'iso-8859-2',
-  'ISO-8859-5': 'iso-8859-5',
-  'ISO-8859-6': 'iso-8859-6',
-  'ISO-8859-7': 'iso-8859-7',
-  'ISO-8859-8': 'iso-8859-8',
-  'ISO-8859-9': 'windows-1254',
-  'windows-1250': 'windows-1250',
-  'windows-1251': 'windows-1251',
-  'windows-1252': 'windows-1252',
-  'windows-1253': 'windows-1253',
-  'windows-1254': 'windows-1254',
-  'windows-1255': 'windows-1255',
-  'windows-1256': 'windows-1256',
-  'KOI8-R': 'koi8-r',
-};
-const FALLBACKS = ['gb18030', 'big5', 'shift_jis', 'euc-kr', 'windows-1251', 'windows-1252'];
-
-function replacementRatio(text: string): number {
-  let bad = 0;
-  for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) bad++;
-  return bad / Math.max(1, text.length);
-}
-
-export function decodeText(input: Buffer): DecodedText {
-  if (input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) {
-    return { text: new TextDecoder('utf-8').decode(input.subarray(3)), encoding: 'utf-8' };
-  }
-  if (input[0] === 0xff && input[1] === 0xfe) {
-    return { text: new TextDecoder('utf-16le').decode(input.subarray(2)), encoding: 'utf-16le' };
-  }
-  if (input[0] === 0xfe && input[1] === 0xff) {
-    return { text: new TextDecoder('utf-16be').decode(input.subarray(2)), encoding: 'utf-16be' };
-  }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(input), encoding: 'utf-8' };
-  } catch {
-    // Not UTF-8: ask chardet below.
-  }
-  const candidates = chardet.analyse(input.subarray(0, 256 * 1024));
-  const labels = [
-    ...candidates.map((c) => CHARDET_TO_LABEL[c.name]).filter((l): l is string => l !== undefined),
-    ...FALLBACKS,
-  ];
-  let best: DecodedText | undefined;
-  let bestRatio = Infinity;
-  for (const label of [...new Set(labels)]) {
-    if (label === 'utf-8') continue;
-    let text: string;
-    try {
-      text = new TextDecoder(label).decode(input);
-    } catch {
-      continue;
-    }
-    const ratio = replacementRatio(text);
-    // chardet's first pick wins unless it produces undecodable bytes.
-    if (ratio < 0.0005) return { text, encoding: label };
-    if (ratio < bestRatio) {
-      best = { text, encoding: label };
-      bestRatio = ratio;
-    }
-  }
-  return best ?? { text: new TextDecoder('utf-8').decode(input), encoding: 'utf-8' };
-}
+export { decodeText } from './txt-encoding.ts';
 
 interface Unwrapped {
   text: string;

@@ -63,4 +63,12 @@ describe('DeeplEngine', () => {
       status: 403,
     });
   });
+
+  it('sends a source detected outside the 26 when DeepL knows it, else none', async () => {
+    const engine = new DeeplEngine({ apiKey: 'k:fx', endpoint: fake.url });
+    await engine.translate({ texts: ['Dobrý den'], from: 'cs', to: 'de' });
+    expect(fake.calls.at(-1)?.json).toMatchObject({ source_lang: 'CS', target_lang: 'DE' });
+    await engine.translate({ texts: ['שלום'], from: 'he', to: 'de' });
+    expect(fake.calls.at(-1)?.json).not.toHaveProperty('source_lang');
+  });
 });

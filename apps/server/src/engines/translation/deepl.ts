@@ -1,6 +1,7 @@
 import type { LanguageCode } from '@yidu/shared';
 import { EngineError } from './errors.ts';
 import { badResponse, billableChars, httpJson, translateNonBlank } from './http.ts';
+import { sourceCode } from './source-language.ts';
 import type { EngineLimits, TranslateInput, TranslateOutput, TranslationEngine } from './types.ts';
 
 /**
@@ -27,6 +28,29 @@ export const DEEPL_LANGUAGES: Partial<Record<LanguageCode, { target: string; sou
   it: { target: 'IT', source: 'IT' },
   nl: { target: 'NL', source: 'NL' },
   da: { target: 'DA', source: 'DA' },
+};
+
+const DEEPL_SOURCES: Partial<Record<LanguageCode, string>> = Object.fromEntries(
+  Object.entries(DEEPL_LANGUAGES).map(([ours, codes]) => [ours, codes.source]),
+);
+
+/** Languages outside the 26 that DeepL translates from, by ISO 639-1 code. */
+const DEEPL_OTHER_SOURCES: Record<string, string> = {
+  bg: 'BG',
+  cs: 'CS',
+  el: 'EL',
+  et: 'ET',
+  fi: 'FI',
+  hu: 'HU',
+  lt: 'LT',
+  lv: 'LV',
+  no: 'NB',
+  pl: 'PL',
+  ro: 'RO',
+  sk: 'SK',
+  sl: 'SL',
+  sv: 'SV',
+  uk: 'UK',
 };
 
 const FROM_DEEPL = new Map<string, LanguageCode>(
@@ -90,8 +114,8 @@ export class DeeplEngine implements TranslationEngine {
 
   async translate(input: TranslateInput): Promise<TranslateOutput> {
     const target = DEEPL_LANGUAGES[input.to]?.target;
-    const source = input.from === 'auto' ? undefined : DEEPL_LANGUAGES[input.from]?.source;
-    if (!target || (input.from !== 'auto' && !source)) {
+    const source = sourceCode(input.from, DEEPL_SOURCES, DEEPL_OTHER_SOURCES);
+    if (!target || !source) {
       throw new EngineError({
         engine: this.name,
         kind: 'unsupportedLanguage',
@@ -108,7 +132,7 @@ export class DeeplEngine implements TranslationEngine {
         body: JSON.stringify({
           text: send,
           target_lang: target,
-          ...(source ? { source_lang: source } : {}),
+          ...(source !== 'auto' ? { source_lang: source } : {}),
           tag_handling: 'html',
         }),
         signal: input.signal,

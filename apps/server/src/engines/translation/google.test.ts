@@ -68,4 +68,12 @@ describe('GoogleEngine', () => {
       retryAfterMs: 1000,
     });
   });
+
+  it('sends a source detected outside the 26 when Google knows it, else auto', async () => {
+    const engine = new GoogleEngine({ endpoint: fake.url });
+    await engine.translate({ texts: ['In principio erat verbum'], from: 'la', to: 'en' });
+    expect(fake.calls.at(-1)?.query).toMatchObject({ sl: 'la', tl: 'en' });
+    await engine.translate({ texts: ['x'], from: 'tlh', to: 'en' });
+    expect(fake.calls.at(-1)?.query).toMatchObject({ sl: 'auto' });
+  });
 });

@@ -1,6 +1,7 @@
 import type { LanguageCode } from '@yidu/shared';
 import { EngineError } from './errors.ts';
 import { badResponse, billableChars, httpJson, mapConcurrent, translateNonBlank } from './http.ts';
+import { sameCodes, sourceCode } from './source-language.ts';
 import type { EngineLimits, TranslateInput, TranslateOutput, TranslationEngine } from './types.ts';
 
 /** Reading-language code → Google code. Google still names Javanese 'jw' (it accepts 'jv' too). */
@@ -32,6 +33,11 @@ export const GOOGLE_LANGUAGES: Record<LanguageCode, string> = {
   nl: 'nl',
   da: 'da',
 };
+
+/** Languages outside the 26 that Google translates from, by ISO 639-1 code. */
+const GOOGLE_OTHER_SOURCES = sameCodes(
+  'af am az be bg bs ca co cs cy el eo et eu fi fy ga gd gl gu ha he hr ht hu hy ig is ka kk km kn ku ky la lb lo lt lv mg mi mk ml mn ms mt my ne no ny or ps ro rw sd si sk sl sm sn so sq sr st su sv tg th tk tl tt ug uk uz xh yi yo zu',
+);
 
 const FROM_GOOGLE = new Map<string, LanguageCode>([
   ...Object.entries(GOOGLE_LANGUAGES).map(([ours, theirs]) => [theirs.toLowerCase(), ours as LanguageCode] as const),
@@ -115,7 +121,7 @@ export class GoogleEngine implements TranslationEngine {
 
   async translate(input: TranslateInput): Promise<TranslateOutput> {
     const target = GOOGLE_LANGUAGES[input.to];
-    const source = input.from === 'auto' ? 'auto' : GOOGLE_LANGUAGES[input.from];
+    const source = sourceCode(input.from, GOOGLE_LANGUAGES, GOOGLE_OTHER_SOURCES);
     if (!target || !source) {
       throw new EngineError({
         engine: this.name,

@@ -41,4 +41,10 @@ describe('LibreTranslateEngine', () => {
     });
     expect(engine.supports('sw')).toBe(false);
   });
+
+  it('lets the instance detect a source outside the 26 (which ones it has depends on its models)', async () => {
+    const engine = new LibreTranslateEngine({ endpoint: fake.url, apiKey: 'lt-key' });
+    await engine.translate({ texts: ['שלום'], from: 'he', to: 'en' });
+    expect(fake.calls.at(-1)?.json).toMatchObject({ source: 'auto', target: 'en' });
+  });
 });

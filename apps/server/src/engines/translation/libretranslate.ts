@@ -1,6 +1,7 @@
 import type { LanguageCode } from '@yidu/shared';
 import { EngineError } from './errors.ts';
 import { badResponse, billableChars, httpJson, translateNonBlank } from './http.ts';
+import { sourceCode } from './source-language.ts';
 import type { EngineLimits, TranslateInput, TranslateOutput, TranslationEngine } from './types.ts';
 
 /**
@@ -81,7 +82,8 @@ export class LibreTranslateEngine implements TranslationEngine {
 
   async translate(input: TranslateInput): Promise<TranslateOutput> {
     const target = LIBRETRANSLATE_LANGUAGES[input.to];
-    const source = input.from === 'auto' ? 'auto' : LIBRETRANSLATE_LANGUAGES[input.from];
+    // Which other languages an instance translates from depends on its models: it detects those itself.
+    const source = sourceCode(input.from, LIBRETRANSLATE_LANGUAGES);
     if (!target || !source) {
       throw new EngineError({
         engine: this.name,

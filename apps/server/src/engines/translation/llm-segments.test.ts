@@ -40,4 +40,10 @@ describe('LLM segment format', () => {
     expect(parseSegments('no markers at all', 2)).toBeUndefined();
     expect(parseSegments('', 1)).toBeUndefined();
   });
+
+  it('names a source language outside the 26, and leaves an unknown one to the model', () => {
+    expect(buildTranslationMessages(['x'], 'he', 'zh')[0]?.content).toContain('from Hebrew into Simplified Chinese.');
+    expect(buildTranslationMessages(['x'], 'la', 'en')[0]?.content).toContain('from Latin into English.');
+    expect(buildTranslationMessages(['x'], 'qqq', 'en')[0]?.content).toContain('Translate each segment into English.');
+  });
 });

@@ -1,6 +1,7 @@
-import { READING_LANGUAGES } from '@yidu/shared';
+import { englishLanguageName, READING_LANGUAGES } from '@yidu/shared';
 import type { LanguageCode } from '@yidu/shared';
 import type { ChatMessage } from '../llm/types.ts';
+import { isReadingLanguage } from './source-language.ts';
 import type { GlossaryTerm } from './types.ts';
 
 /**
@@ -36,11 +37,14 @@ export function relevantTerms(glossary: readonly GlossaryTerm[] | undefined, tex
  */
 export function buildTranslationMessages(
   texts: readonly string[],
-  from: LanguageCode | 'auto',
+  from: string,
   to: LanguageCode,
   glossary?: readonly GlossaryTerm[],
 ): ChatMessage[] {
-  const source = from === 'auto' ? '' : ` from ${languageName(from)}`;
+  // A language outside the 26 is named as Intl names it ('he' → Hebrew); one it does not know is left to the model.
+  const sourceName =
+    from === 'auto' ? undefined : isReadingLanguage(from) ? languageName(from) : englishLanguageName(from);
+  const source = sourceName ? ` from ${sourceName}` : '';
   const terms = relevantTerms(glossary, texts);
   const lines = [
     `Translate each segment${source} into ${languageName(to)}. Reply with only the translations, each after its [[n]] marker, in order; keep HTML tags and entities.`,

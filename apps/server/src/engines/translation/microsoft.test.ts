@@ -123,4 +123,15 @@ describe('MicrosoftEngine', () => {
     expect(out.characters).toBe(1);
     expect(fake.calls.at(-1)?.json).toEqual([{ Text: 'x' }]);
   });
+
+  it('sends a source detected outside the 26 when Microsoft knows it, else lets it detect the source', async () => {
+    const engine = new MicrosoftEngine({ endpoint: fake.url });
+    expect((await engine.translate({ texts: ['שלום'], from: 'he', to: 'zh' })).texts).toEqual(['[zh-Hans] שלום']);
+    expect(fake.calls.at(-1)?.query).toMatchObject({ from: 'he', to: 'zh-Hans' });
+    await engine.translate({ texts: ['Norsk'], from: 'no', to: 'en' });
+    expect(fake.calls.at(-1)?.query.from).toBe('nb');
+    // Microsoft has no Latin: the service detects the source.
+    await engine.translate({ texts: ['In principio erat verbum'], from: 'la', to: 'en' });
+    expect(fake.calls.at(-1)?.query.from).toBeUndefined();
+  });
 });

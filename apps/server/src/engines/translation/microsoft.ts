@@ -1,6 +1,7 @@
 import type { LanguageCode } from '@yidu/shared';
 import { EngineError } from './errors.ts';
 import { badResponse, httpJson, httpRequest, billableChars, translateNonBlank } from './http.ts';
+import { sameCodes, sourceCode } from './source-language.ts';
 import type { EngineLimits, TranslateInput, TranslateOutput, TranslationEngine } from './types.ts';
 
 /** Reading-language code → Microsoft Translator code. Microsoft has no Javanese. */
@@ -30,6 +31,16 @@ export const MICROSOFT_LANGUAGES: Partial<Record<LanguageCode, string>> = {
   it: 'it',
   nl: 'nl',
   da: 'da',
+};
+
+/** Languages outside the 26 that Microsoft translates from, by ISO 639-1 code. */
+const MICROSOFT_OTHER_SOURCES: Record<string, string> = {
+  ...sameCodes(
+    'af am az ba bg bs ca cs cy el et eu fi fo ga gl gu ha he hr ht hu hy ig is ka kk km kn ku ky lo lt lv mg mi mk ml mn ms mt my ne or ps ro rw si sk sl so sq sv te th tk tt ug uk uz xh yo zu',
+  ),
+  no: 'nb',
+  sr: 'sr-Cyrl',
+  tl: 'fil',
 };
 
 const FROM_MICROSOFT = new Map<string, LanguageCode>(
@@ -166,8 +177,8 @@ export class MicrosoftEngine implements TranslationEngine {
 
   async translate(input: TranslateInput): Promise<TranslateOutput> {
     const to = MICROSOFT_LANGUAGES[input.to];
-    const from = input.from === 'auto' ? undefined : MICROSOFT_LANGUAGES[input.from];
-    if (!to || (input.from !== 'auto' && !from)) {
+    const from = sourceCode(input.from, MICROSOFT_LANGUAGES, MICROSOFT_OTHER_SOURCES);
+    if (!to || !from) {
       throw new EngineError({
         engine: this.name,
         kind: 'unsupportedLanguage',
@@ -175,7 +186,7 @@ export class MicrosoftEngine implements TranslationEngine {
       });
     }
     const params = new URLSearchParams({ 'api-version': '3.0', to });
-    if (from) params.set('from', from);
+    if (from !== 'auto') params.set('from', from);
     params.set('textType', 'html');
     const url = `${this.apiBase}/translate?${params.toString()}`;
     let detected: string | undefined;

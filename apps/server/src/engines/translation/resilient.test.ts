@@ -152,6 +152,16 @@ describe('TranslationChain', () => {
     });
   });
 
+  it('takes a source outside the 26 to the first engine of the target, which sends or detects it', async () => {
+    const chain = new TranslationChain([deeplEngine(), microsoft()], options);
+    expect(chain.enginesFor({ from: 'he', to: 'de' }).map((e) => e.name)).toEqual(['deepl', 'microsoft']);
+    // Javanese is a reading language Microsoft does not have: an engine either has it or not.
+    expect(chain.enginesFor({ from: 'jv', to: 'de' })).toEqual([]);
+    const out = await chain.translate({ texts: ['שלום'], from: 'he', to: 'de' });
+    expect(out.engine).toBe('deepl');
+    expect(deepl.calls.at(-1)?.json).not.toHaveProperty('source_lang');
+  });
+
   it('keeps every engine within its concurrency limit, across chains', async () => {
     google.setBehaviour({ latencyMs: 20 });
     const engine = googleEngine({ concurrency: 3 });

@@ -1,6 +1,7 @@
 import { EngineError } from './errors.ts';
 import { badResponse, countChars, deadline, errorFromThrown } from './http.ts';
 import { EngineLimiter } from './limiter.ts';
+import { isReadingLanguage } from './source-language.ts';
 import type { EngineName, TokenUsage, TranslateInput, TranslateOutput, TranslationEngine } from './types.ts';
 
 export interface ChainLogger {
@@ -127,7 +128,10 @@ export class TranslationChain {
 
   /** The engines that can translate this pair, in order. */
   enginesFor(input: Pick<TranslateInput, 'from' | 'to'>): TranslationEngine[] {
-    return this.engines.filter((e) => e.supports(input.to) && (input.from === 'auto' || e.supports(input.from)));
+    // A source outside the 26 is for each engine to send or to leave to its service's detection.
+    return this.engines.filter(
+      (e) => e.supports(input.to) && (!isReadingLanguage(input.from) || e.supports(input.from)),
+    );
   }
 
   /** Throws the last EngineError when every engine failed. */

@@ -12,7 +12,11 @@ export interface GlossaryTerm {
 export interface TranslateInput {
   /** Segments to translate, in order. A segment may hold simple inline HTML (<em>, <strong>, <sup>, <sub>, <a href="#...">): keep the tags. */
   texts: string[];
-  from: LanguageCode | 'auto';
+  /**
+   * 'auto', a reading-language code, or another ISO 639-1 code a book was detected in ('he'): an engine
+   * that cannot translate from that one lets its service detect the source (source-language.ts).
+   */
+  from: string;
   to: LanguageCode;
   /** Names and terms to keep consistent (applied by the llm engine; others may ignore it). */
   glossary?: GlossaryTerm[];

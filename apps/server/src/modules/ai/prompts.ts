@@ -1,10 +1,11 @@
-import { findLanguage } from '@yidu/shared';
+import { englishLanguageName } from '@yidu/shared';
 import type { ChatMessage } from '../../engines/llm/types.ts';
 
 /** Prompts of the AI reading aids. Short system prompts; the book's own text as context. */
 
+/** A reading language's name, or Intl's for a book detected outside the 26 ('he' → Hebrew). */
 export const languageName = (code: string | null | undefined): string =>
-  findLanguage(code ?? '')?.name ?? 'the original language';
+  englishLanguageName(code ?? '') ?? 'the original language';
 
 export interface PassageContext {
   bookTitle: string;

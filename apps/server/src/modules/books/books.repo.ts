@@ -224,7 +224,22 @@ export class BooksRepo {
     return this.db.selectFrom('book_chapters').selectAll().where('book_id', '=', bookId).orderBy('idx').execute();
   }
 
-  /** Evenly spread blocks of body text, for language detection. */
+  /**
+   * The blocks of a book's body in order, for language detection (detectBookLanguage samples them as it
+   * samples a parsed book). Code says nothing about the language; images have no text.
+   */
+  async bodyText(bookId: number): Promise<{ type: string; text: string }[]> {
+    return this.db
+      .selectFrom('book_blocks')
+      .select(['type', 'text'])
+      .where('book_id', '=', bookId)
+      .where('type', '<>', 'code')
+      .where('text', '<>', '')
+      .orderBy('seq')
+      .execute();
+  }
+
+  /** Evenly spread blocks of body text, as passages for the glossary. */
   async sampleText(bookId: number, samples = 24): Promise<string[]> {
     const rows = await sql<{ text: string }>`
       SELECT text FROM (

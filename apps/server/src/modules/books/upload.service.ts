@@ -11,7 +11,7 @@ import {
 } from '@yidu/shared';
 import type { Config } from '../../config/env.ts';
 import type { UploadRequestRow } from '../../db/schema.ts';
-import { detectLanguage } from '../../engines/language/detect.ts';
+import { detectBookLanguage } from '../../engines/language/detect.ts';
 import { isParseError } from '../../engines/parsers/errors.ts';
 import { parseBook } from '../../engines/parsers/registry.ts';
 import { sniff } from '../../engines/parsers/sniff.ts';
@@ -516,8 +516,12 @@ export class UploadService {
     let source = 'user';
     let confidence = 1;
     if (!language) {
-      const detected = detectLanguage(await this.d.repo.sampleText(book.id));
-      language = detected.code;
+      // The very detection the parsers' tests hold to, on the body the parse stored.
+      const detected = detectBookLanguage({ chapters: [{ blocks: await this.d.repo.bodyText(book.id) }] });
+      // A language outside the 26 is kept as its ISO code ('he'): the reader sends it as the source,
+      // and an engine that does not know it lets its service detect the source. Nothing to tell
+      // ('und') stays null: automatic.
+      language = detected.detected === 'und' ? null : detected.detected;
       confidence = detected.confidence;
       source = 'detected';
     }
@@ -527,7 +531,7 @@ export class UploadService {
   }
 
   private async translate(request: UploadRequestRow): Promise<Record<string, unknown>> {
-    const from = request.original_language ?? 'en';
+    const from = request.original_language ?? 'auto';
     const to = request.target_language ?? 'zh';
     if (from === to) return { translatedName: request.book_name, from, to };
     if (!this.d.translateTitle) throw new StageFailure('translationUnavailable', 'no translation engine is configured');

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
 import { CORPUS, pollStage, registerUser, startTestApp, uploadFile, type TestApp } from '../../../test/helpers.ts';
 
 const corpus = (file: string) => readFile(path.join(CORPUS, file));
@@ -328,4 +330,64 @@ describe('paid processing at upload', () => {
     const info = await t.call('GET', '/api/user/getUserinfo', { token });
     expect(info.data.points).toBe(5);
   }, 120_000);
+});
+
+describe('a book in a language outside the 26', () => {
+  let t: TestApp;
+  let fake: FakeMicrosoft;
+  let token: string;
+  beforeAll(async () => {
+    fake = await startFakeMicrosoft();
+    t = await startTestApp({ ...OPEN, MICROSOFT_TRANSLATOR_ENDPOINT: fake.url });
+    token = await registerUser(t, 'hebrew');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('keeps the detected language (Hebrew from a windows-1255 TXT) and translates from it', async () => {
+    const paragraphs = [
+      'ירושלים היא עיר עתיקה השוכנת בהרי יהודה, ובה רחובות צרים, שווקים ובתי כנסת רבים.',
+      'בבוקר יוצאים האנשים לעבודה, והילדים הולכים לבית הספר עם תיקים כבדים על הגב.',
+      'בערב השמש שוקעת מעל הגבעות, והאבנים הלבנות של הבתים מאדימות באור האחרון של היום.',
+      'בשבת העיר שקטה, החנויות סגורות, ומשפחות יושבות יחד סביב השולחן ומספרות סיפורים.',
+    ];
+    const text = Array.from({ length: 6 }, () => paragraphs.join('\r\n\r\n')).join('\r\n\r\n');
+    const upload = await uploadFile(
+      t,
+      '/api/book/upload',
+      { name: 'jerusalem.txt', data: iconv.encode(text, 'windows1255') },
+      token,
+    );
+    const saved = await t.call('POST', '/api/book/saveNew', {
+      token,
+      body: { fileId: upload.data.fileId, bookName: 'ירושלים', bookStatus: 0, language: 'zh' },
+    });
+    const id = saved.data.requestId;
+    await pollStage(t, `/api/book/analysis?requestId=${id}`, token);
+    const language = await pollStage(t, `/api/book/languageDetection?requestId=${id}`, token);
+    expect(language.data).toMatchObject({ status: 'done', result: { language: 'he', source: 'detected' } });
+    const title = await pollStage(t, `/api/book/translationBookName?requestId=${id}&userLanguage=Chinese`, token);
+    expect(title.data).toMatchObject({ status: 'done', result: { from: 'he', to: 'zh' } });
+    const done = await pollStage(t, `/api/book/saveBookById?requestId=${id}`, token);
+    const bookCode = done.data.result.bookCode;
+
+    const detail = await t.call('GET', `/api/book/user/getBookByCode?bookCode=${bookCode}`, { token });
+    expect(detail.data.originalLanguage).toBe('he');
+
+    const url = `/api/reader/getPageData?bookCode=${bookCode}&language=zh&page=1`;
+    const deadline = Date.now() + 30_000;
+    let page = await t.call('GET', url, { token });
+    while (page.data.blocks?.some((b: { status: string }) => b.status === 'pending') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 150));
+      page = await t.call('GET', url, { token });
+    }
+    expect(page.data.translated).toBe(true);
+    expect(page.data.blocks[0]).toMatchObject({ status: 'done' });
+    expect(page.data.blocks[0].translation).toContain('ירושלים');
+    const translations = fake.calls.filter((c) => c.path === '/translate');
+    expect(translations.length).toBeGreaterThanOrEqual(2);
+    for (const call of translations) expect(call.query).toMatchObject({ from: 'he', to: 'zh-Hans' });
+  });
 });

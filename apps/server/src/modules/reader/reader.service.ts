@@ -429,7 +429,7 @@ export class ReaderService {
     if (!book) return;
     const claimed = (await this.repo.claimPending(bookId, lang, page)).filter(isTranslatable);
     if (claimed.length === 0) return;
-    const from = (book.original_language ?? 'auto') as LanguageCode | 'auto';
+    const from = book.original_language ?? 'auto';
     const to = lang as LanguageCode;
     const topic = translationTopic(bookId, lang);
     // The engine the reader who asked for the page prefers goes first.

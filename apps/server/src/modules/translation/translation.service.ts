@@ -140,7 +140,7 @@ export class TranslationService {
   /** Translates through the memory first, then the engines; new results go into the memory. */
   async translate(
     texts: string[],
-    from: LanguageCode | 'auto',
+    from: string,
     to: LanguageCode,
     options: {
       glossaryVersion?: number;
@@ -196,7 +196,7 @@ export class TranslationService {
   /** A book title (plain text); engine failures become translationUnavailable. */
   async translateTitle(title: string, from: string, to: string, preferred?: string | null): Promise<string> {
     try {
-      const [result] = await this.translate([escapeText(title)], from as LanguageCode | 'auto', to as LanguageCode, {
+      const [result] = await this.translate([escapeText(title)], from, to as LanguageCode, {
         preferred,
       });
       return decodeEntities(sanitizeHtml(result!.translation, { allowedTags: [], allowedAttributes: {} }));

@@ -47,6 +47,14 @@ function setup(path: string, handlers: Parameters<typeof fakeFetch>[0] = {}) {
 const lastCall = (calls: FakeCall[], path: string) => calls.filter((c) => c.path === path).at(-1)!;
 
 describe('library pages', () => {
+  it('names a book language outside the 26 in the interface language', async () => {
+    const hebrew = makeBook({ bookCode: 'b4', bookName: 'ירושלים', originalLanguage: 'he' });
+    const latin = makeBook({ bookCode: 'b5', bookName: 'Vulgata', originalLanguage: 'la' });
+    setup('/books/user', { 'GET /api/book/user/library': ok(page([hebrew, latin])) });
+    expect(await within(await screen.findByTestId('book-card-b4')).findByText('Hebrew')).toBeTruthy();
+    expect(within(screen.getByTestId('book-card-b5')).getByText('Latin')).toBeTruthy();
+  });
+
   it('shows the personal library as cards with the sort options', async () => {
     const { calls } = setup('/books/user');
     const card = await screen.findByTestId('book-card-b1');

@@ -4,7 +4,7 @@ import type { BookSummary } from '@yidu/shared/books';
 import { useAuth } from '../../stores/auth.ts';
 import { useTabs } from '../../stores/tabs.ts';
 import { useUiLanguage } from '../../i18n/index.ts';
-import { readingLanguageOptions, uiLanguageInfo } from '../../i18n/languages.ts';
+import { otherLanguageName, readingLanguageOptions, uiLanguageInfo } from '../../i18n/languages.ts';
 
 /** The reading language for opening a book: the user's language or, failing that, the UI language (SPEC §2.3). */
 export function useReadingLanguage(): string {
@@ -26,7 +26,10 @@ export function useOpenBook(): (book: Pick<BookSummary, 'bookCode' | 'bookName' 
   );
 }
 
-/** Reading-language names in the interface language, by code. */
+/**
+ * Language names in the interface language, by code: the 26 reading languages, and the ISO code of a
+ * book detected in another language ('he' → Hebrew, 希伯来语).
+ */
 export function useLanguageNames() {
   const uiLanguage = useUiLanguage((s) => s.language);
   return useMemo(() => {
@@ -35,7 +38,7 @@ export function useLanguageNames() {
     return {
       options,
       nameOf: (code: string | null | undefined): string | null =>
-        code ? (byCode.get(code.toLowerCase()) ?? code) : null,
+        code ? (byCode.get(code.toLowerCase()) ?? otherLanguageName(uiLanguage, code) ?? code) : null,
     };
   }, [uiLanguage]);
 }

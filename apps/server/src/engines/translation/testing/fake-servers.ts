@@ -265,7 +265,13 @@ export interface FakeMicrosoft extends FakeServer {
 }
 
 const MS_LANGUAGES = new Set(
-  'en zh-Hans zh-Hant hi es ar fr bn ru pt id ur de ja pa vi mr ko fa tr ta sw it nl da'.split(' '),
+  [
+    'en zh-Hans zh-Hant hi es ar fr bn ru pt id ur de ja pa vi mr ko fa tr ta sw it nl da',
+    // Some of the languages beyond the 26 the real service knows (it has no Latin, for one).
+    'af bg ca cs cy el et fi ga he hr hu hy is ka kk lt lv mk ms mt nb pl ro sk sl sq sr-Cyrl sv th uk',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Promise<FakeMicrosoft> {
