@@ -50,6 +50,37 @@ function isRemote(src: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//');
 }
 
+const IMAGE_EXTENSIONS = /\.(?:jpe?g|png|gif|webp)$/i;
+const MARKUP_EXTENSIONS = /\.(?:x?html?|xml|svg)$/i;
+const NOT_CONTENT = /^(?:text\/(?:css|javascript)|font\/|application\/(?:font|vnd\.ms-opentype|x-font|javascript))/;
+
+/**
+ * What a spine item is, from its media type and, when a sloppy package declares a wrong one
+ * (text/plain, application/octet-stream), from its file name: markup to read, a picture shown as a
+ * page, something to try (`unknown`: read if it looks like markup) or `other` (CSS, fonts...).
+ */
+function spineKind(item: ManifestItem): 'markup' | 'image' | 'unknown' | 'other' {
+  if (/x?html|xml/.test(item.mediaType)) return 'markup';
+  if (IMAGE_TYPES.has(item.mediaType)) return 'image';
+  if (MARKUP_EXTENSIONS.test(item.path)) return 'markup';
+  if (IMAGE_EXTENSIONS.test(item.path)) return 'image';
+  return NOT_CONTENT.test(item.mediaType) ? 'other' : 'unknown';
+}
+
+function looksLikeMarkup(text: string): boolean {
+  return /^\s*(?:<\?xml|<!DOCTYPE|<html|<svg|<body)/i.test(text.slice(0, 1024));
+}
+
+/** A content document's text; a damaged entry is skipped like a missing one, a bomb still refuses. */
+async function readContentDocument(zip: SafeZip, path: string): Promise<string | undefined> {
+  try {
+    return await zip.readText(path);
+  } catch (error) {
+    if (error instanceof ParseError && error.key === 'fileCorrupted') return undefined;
+    throw error;
+  }
+}
+
 export const epubParser: BookParser = {
   format: 'epub',
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
@@ -63,11 +94,15 @@ export const epubParser: BookParser = {
     const container = await zip.readText('META-INF/container.xml');
     if (container) {
       const rootfile = findFirst(parseXml(container, 'container.xml'), byLocalName('rootfile'));
-      opfPath = rootfile?.attrs['full-path'];
+      const fullPath = rootfile?.attrs['full-path'];
+      if (fullPath) opfPath = zip.resolve(resolveZipPath('', fullPath));
     }
-    if (!opfPath || !zip.has(opfPath)) {
-      opfPath = zip.names().find((n) => n.toLowerCase().endsWith('.opf'));
-      if (opfPath) book.warn('META-INF/container.xml missing or wrong; used the first .opf file');
+    if (!opfPath) {
+      // No container (or one naming a missing file): the package document is the .opf in the zip,
+      // the shallowest one if a sloppy tool left several.
+      const candidates = zip.names().filter((n) => n.toLowerCase().endsWith('.opf'));
+      opfPath = candidates.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))[0];
+      if (opfPath) book.warn('META-INF/container.xml missing or wrong; used the .opf file found in the archive');
     }
     if (!opfPath) throw new ParseError('fileCorrupted', 'No EPUB package document (.opf) found');
     const opf = parseXml((await zip.readText(opfPath))!, 'The package document');
@@ -118,11 +153,15 @@ export const epubParser: BookParser = {
     const spine: ManifestItem[] = [];
     for (const ref of spineEl ? findAll(spineEl, byLocalName('itemref')) : []) {
       const item = manifest.get(ref.attrs.idref ?? '');
-      if (item && /x?html|xml/.test(item.mediaType)) spine.push(item);
+      if (!item) book.warn(`Spine item ${ref.attrs.idref ?? '?'} is not in the manifest`);
+      else if (spineKind(item) !== 'other') spine.push(item);
     }
     if (spine.length === 0) {
-      // Broken OPF: fall back to every XHTML file in manifest order.
-      for (const item of manifest.values()) if (/xhtml|html/.test(item.mediaType)) spine.push(item);
+      // Broken OPF: fall back to every content document of the manifest, in its order (the
+      // navigation document is not content: its list of chapters is not the book).
+      for (const item of manifest.values()) {
+        if (spineKind(item) === 'markup' && !item.properties.includes('nav')) spine.push(item);
+      }
       if (spine.length) book.warn('Empty spine; used every XHTML file of the manifest');
     }
     if (spine.length === 0) throw new ParseError('fileCorrupted', 'The EPUB has no readable content documents');
@@ -171,9 +210,26 @@ export const epubParser: BookParser = {
     const linkTargets = new Set<string>();
     for (const item of spine) {
       throwIfAborted(options.signal);
-      const text = await zip.readText(item.path);
+      if (spineKind(item) === 'image') {
+        // A page that is a picture (comics, fixed layout): an image block, as if an <img> showed it.
+        const page: MarkupElement = { kind: 'element', name: '#root', attrs: {}, children: [] };
+        page.children.push({
+          kind: 'element',
+          name: 'img',
+          attrs: { src: `/${item.path}` },
+          children: [],
+          parent: page,
+        });
+        docs.push({ item, root: page, ids: new Set() });
+        continue;
+      }
+      const text = await readContentDocument(zip, item.path);
       if (text === undefined) {
-        book.warn(`Missing content document ${item.path}`);
+        book.warn(`Missing or unreadable content document ${item.path}`);
+        continue;
+      }
+      if (spineKind(item) === 'unknown' && !looksLikeMarkup(text)) {
+        book.warn(`Spine item ${item.path} (${item.mediaType}) is not a content document`);
         continue;
       }
       const root = parseXml(text, item.path);
@@ -292,6 +348,11 @@ export const epubParser: BookParser = {
     }
     for (const chapter of book.chapters) {
       chapter.blocks = chapter.blocks.filter((b) => !b.imageId || loaded.has(b.imageId));
+    }
+    if (!book.chapters.some((c) => c.blocks.some((b) => b.text.trim()))) {
+      // Pictures only (a comic, a fixed-layout book of drawings): nothing to read or translate,
+      // and the navigation document's list of chapters is not the book.
+      throw new ParseError('noTextFound', 'The EPUB has no text, only images');
     }
     // A title page carrying the table of contents is named after the TOC, not after the book.
     nameTocChapters(book.chapters);

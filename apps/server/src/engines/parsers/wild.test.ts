@@ -123,19 +123,8 @@ const EXPECTATIONS: Expectation[] = [
   // EPUB
   { file: 'epub/en-childrens-literature-epub3-long.epub', outcome: 'read', lang: 'en' },
   { file: 'epub/en-britannica-georgia-epub3-footnotes.epub', outcome: 'read', lang: 'en' },
-  {
-    file: 'epub/und-svg-in-spine-fixed-layout.epub',
-    outcome: 'ocrOrRefuse',
-    keys: NO_TEXT,
-    pending: 'the nav document is read as the book',
-  },
-  {
-    file: 'epub/fr-page-blanche-bitmaps-in-spine-image-only.epub',
-    outcome: 'ocrOrRefuse',
-    lang: 'fr',
-    keys: NO_TEXT,
-    pending: 'an image-only book is read from its nav document',
-  },
+  { file: 'epub/und-svg-in-spine-fixed-layout.epub', outcome: 'ocrOrRefuse', keys: NO_TEXT },
+  { file: 'epub/fr-page-blanche-bitmaps-in-spine-image-only.epub', outcome: 'ocrOrRefuse', lang: 'fr', keys: NO_TEXT },
   { file: 'epub/jp-internal-links-kanji-ids.epub', outcome: 'read', lang: 'jp' },
   { file: 'epub/jp-lemon-kajii-epub2-ruby.epub', outcome: 'read', lang: 'jp' },
   {
@@ -144,7 +133,7 @@ const EXPECTATIONS: Expectation[] = [
     lang: 'la',
     pending: 'Latin outside the 26 is reported as English',
   },
-  { file: 'epub/en-epub3-mathml-features.epub', outcome: 'read', lang: 'en', pending: 'MathML dropped' },
+  { file: 'epub/en-epub3-mathml-features.epub', outcome: 'read', lang: 'en' },
   { file: 'epub/es-arlequin-epub2-all-spine-nonlinear.epub', outcome: 'read', lang: 'es' },
   {
     file: 'epub/la-lorem-ipsum-epub2-bad-guide-metadata-fr.epub',
