@@ -11,7 +11,8 @@ import { imageInfo } from './image-info.ts';
 import { byLocalName, declaresEntities, findAll, findFirst, localName, parseMarkup, textContent } from './markup.ts';
 import type { MarkupElement } from './markup.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
-import { pickChapterNodes } from './toc.ts';
+import { epubType, isRemote, pickChapterEntries, readNav, readNcx } from './epub-toc.ts';
+import type { TocEntry } from './epub-toc.ts';
 import { resolveZipPath, SafeZip } from './zip.ts';
 
 interface ManifestItem {
@@ -19,14 +20,6 @@ interface ManifestItem {
   path: string;
   mediaType: string;
   properties: string[];
-}
-
-interface TocEntry {
-  title: string;
-  path: string;
-  fragment?: string;
-  level: number;
-  children: TocEntry[];
 }
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
@@ -42,17 +35,11 @@ function parseXml(source: string, what: string): MarkupElement {
   return parseMarkup(source);
 }
 
-function epubType(e: MarkupElement): string {
-  return `${e.attrs['epub:type'] ?? ''} ${e.attrs.role ?? ''}`.toLowerCase();
-}
-
-function isRemote(src: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//');
-}
-
 const IMAGE_EXTENSIONS = /\.(?:jpe?g|png|gif|webp)$/i;
 const MARKUP_EXTENSIONS = /\.(?:x?html?|xml|svg)$/i;
-const NOT_CONTENT = /^(?:text\/(?:css|javascript)|font\/|application\/(?:font|vnd\.ms-opentype|x-font|javascript))/;
+/** Declared types that are surely not content documents: never read as markup, whatever the name. */
+const NOT_CONTENT =
+  /^(?:text\/(?:css|javascript)|(?:audio|video|font|model)\/|application\/(?:font|vnd\.ms-opentype|x-font|javascript|pdf|zip))/;
 
 /**
  * What a spine item is, from its media type and, when a sloppy package declares a wrong one
@@ -62,9 +49,10 @@ const NOT_CONTENT = /^(?:text\/(?:css|javascript)|font\/|application\/(?:font|vn
 function spineKind(item: ManifestItem): 'markup' | 'image' | 'unknown' | 'other' {
   if (/x?html|xml/.test(item.mediaType)) return 'markup';
   if (IMAGE_TYPES.has(item.mediaType)) return 'image';
+  if (NOT_CONTENT.test(item.mediaType)) return 'other';
   if (MARKUP_EXTENSIONS.test(item.path)) return 'markup';
   if (IMAGE_EXTENSIONS.test(item.path)) return 'image';
-  return NOT_CONTENT.test(item.mediaType) ? 'other' : 'unknown';
+  return 'unknown';
 }
 
 function looksLikeMarkup(text: string): boolean {
@@ -213,10 +201,11 @@ export const epubParser: BookParser = {
       if (spineKind(item) === 'image') {
         // A page that is a picture (comics, fixed layout): an image block, as if an <img> showed it.
         const page: MarkupElement = { kind: 'element', name: '#root', attrs: {}, children: [] };
+        // The src is resolved like an href: escape what would read as %-escapes or a fragment.
         page.children.push({
           kind: 'element',
           name: 'img',
-          attrs: { src: `/${item.path}` },
+          attrs: { src: `/${item.path.split('/').map(encodeURIComponent).join('/')}` },
           children: [],
           parent: page,
         });
@@ -362,94 +351,3 @@ export const epubParser: BookParser = {
     return result;
   },
 };
-
-function readNav(root: MarkupElement, navPath: string): TocEntry[] {
-  const navs = findAll(root, byLocalName('nav'));
-  const nav = navs.find((n) => /\btoc\b/.test(epubType(n))) ?? navs[0];
-  if (!nav) return [];
-  const list = findFirst(nav, (e) => localName(e.name) === 'ol' || localName(e.name) === 'ul');
-  if (!list) return [];
-  const readList = (ol: MarkupElement, level: number): TocEntry[] => {
-    const out: TocEntry[] = [];
-    for (const li of ol.children) {
-      if (li.kind !== 'element' || localName(li.name) !== 'li') continue;
-      const link = findFirst(li, (e) => localName(e.name) === 'a' && !!e.attrs.href);
-      const label = li.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && (localName(c.name) === 'a' || localName(c.name) === 'span'),
-      );
-      const sub = li.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && (localName(c.name) === 'ol' || localName(c.name) === 'ul'),
-      );
-      const children = sub ? readList(sub, level + 1) : [];
-      const href = link?.attrs.href;
-      if (href && !isRemote(href)) {
-        const hash = href.indexOf('#');
-        const entry: TocEntry = {
-          title: textContent(label ?? link!),
-          path: resolveZipPath(navPath, href),
-          level,
-          children,
-        };
-        if (hash !== -1) entry.fragment = href.slice(hash + 1);
-        out.push(entry);
-      } else if (children.length) {
-        out.push({
-          title: textContent(label ?? li),
-          path: children[0]!.path,
-          level,
-          children,
-          fragment: children[0]!.fragment,
-        });
-      }
-    }
-    return out;
-  };
-  return readList(list, 1);
-}
-
-function readNcx(root: MarkupElement, ncxPath: string): TocEntry[] {
-  const navMap = findFirst(root, byLocalName('navmap'));
-  if (!navMap) return [];
-  const readPoints = (parent: MarkupElement, level: number): TocEntry[] => {
-    const out: TocEntry[] = [];
-    for (const point of parent.children) {
-      if (point.kind !== 'element' || localName(point.name) !== 'navpoint') continue;
-      const label = point.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && localName(c.name) === 'navlabel',
-      );
-      const content = point.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && localName(c.name) === 'content',
-      );
-      const src = content?.attrs.src;
-      const children = readPoints(point, level + 1);
-      if (!src) {
-        out.push(...children);
-        continue;
-      }
-      const hash = src.indexOf('#');
-      const entry: TocEntry = {
-        title: label ? textContent(label) : '',
-        path: resolveZipPath(ncxPath, src),
-        level,
-        children,
-      };
-      if (hash !== -1) entry.fragment = src.slice(hash + 1);
-      out.push(entry);
-    }
-    return out;
-  };
-  return readPoints(navMap, 1);
-}
-
-/** Chapters are the TOC entries picked by pickChapterNodes, limited to those that point into the spine. */
-function pickChapterEntries(toc: TocEntry[], spinePaths: Set<string>): TocEntry[] {
-  const level = pickChapterNodes(toc).map(({ node, level: depth }) => ({ ...node, level: depth }));
-  const seen = new Set<string>();
-  return level.filter((e) => {
-    if (!spinePaths.has(e.path)) return false;
-    const key = `${e.path}#${e.fragment ?? ''}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
