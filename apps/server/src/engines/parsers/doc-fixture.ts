@@ -7,6 +7,7 @@
 const SECTOR = 512;
 const END_OF_CHAIN = 0xfffffffe;
 const FAT_SECTOR = 0xfffffffd;
+const DIFAT_SECTOR = 0xfffffffc;
 const FREE = 0xffffffff;
 
 export interface CompoundFileOptions {
@@ -68,12 +69,34 @@ export function compoundFile(streams: Record<string, Buffer>, options: CompoundF
     sectors.push(directory.subarray(i * SECTOR, (i + 1) * SECTOR));
     fat.push(i + 1 < directory.length / SECTOR ? sectors.length : END_OF_CHAIN);
   }
-  const fatSectors = Math.ceil((fat.length + 1) / (SECTOR / 4 - 1)) || 1;
+  // The FAT covers every sector, its own and the DIFAT's; the header lists 109 FAT sectors and
+  // DIFAT sectors list the rest, 127 each plus the next DIFAT sector's number.
+  let fatSectors = 1;
+  let difatSectors = 0;
+  for (;;) {
+    const total = fat.length + fatSectors + difatSectors;
+    const neededFat = Math.ceil(total / (SECTOR / 4));
+    const neededDifat = Math.ceil(Math.max(0, neededFat - 109) / (SECTOR / 4 - 1));
+    if (neededFat === fatSectors && neededDifat === difatSectors) break;
+    fatSectors = neededFat;
+    difatSectors = neededDifat;
+  }
   const fatStart = sectors.length;
+  const difatStart = fatStart + fatSectors;
   for (let i = 0; i < fatSectors; i++) fat.push(FAT_SECTOR);
+  for (let i = 0; i < difatSectors; i++) fat.push(DIFAT_SECTOR);
   const fatBytes = Buffer.alloc(fatSectors * SECTOR, 0xff);
   fat.forEach((value, i) => fatBytes.writeUInt32LE(value, i * 4));
   for (let i = 0; i < fatSectors; i++) sectors.push(fatBytes.subarray(i * SECTOR, (i + 1) * SECTOR));
+  for (let d = 0; d < difatSectors; d++) {
+    const difat = Buffer.alloc(SECTOR, 0xff);
+    for (let i = 0; i < SECTOR / 4 - 1; i++) {
+      const fatIndex = 109 + d * (SECTOR / 4 - 1) + i;
+      if (fatIndex < fatSectors) difat.writeUInt32LE(fatStart + fatIndex, i * 4);
+    }
+    difat.writeUInt32LE(d + 1 < difatSectors ? difatStart + d + 1 : END_OF_CHAIN, SECTOR - 4);
+    sectors.push(difat);
+  }
 
   const header = Buffer.alloc(SECTOR);
   Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(header);
@@ -86,7 +109,8 @@ export function compoundFile(streams: Record<string, Buffer>, options: CompoundF
   header.writeUInt32LE(directoryStart, 0x30);
   header.writeUInt32LE(4096, 0x38);
   header.writeUInt32LE(END_OF_CHAIN, 0x3c);
-  header.writeUInt32LE(END_OF_CHAIN, 0x44);
+  header.writeUInt32LE(difatSectors ? difatStart : END_OF_CHAIN, 0x44);
+  header.writeUInt32LE(difatSectors, 0x48);
   for (let i = 0; i < 109; i++) header.writeUInt32LE(i < fatSectors ? fatStart + i : FREE, 0x4c + i * 4);
   return Buffer.concat([header, ...sectors]);
 }

@@ -105,6 +105,15 @@ describe('Word 97-2003', () => {
     }
   });
 
+  it('reads files over 7 MB, whose FAT sectors are listed in DIFAT sectors', async () => {
+    const paragraph = 'A paragraph long enough to make a large file in few repetitions of it.\r';
+    const main = paragraph.repeat(Math.ceil((8 * 1024 * 1024) / paragraph.length));
+    const file = compoundFile(word97Streams({ main, compressed: true }));
+    expect(file.readUInt32LE(0x48)).toBeGreaterThan(0);
+    const book = await docParser.parse(file);
+    expect(book.stats.characters).toBe(main.length - main.split('\r').length + 1);
+  });
+
   it('refuses encrypted files as encrypted, not as corrupted', async () => {
     const encrypted97 = compoundFile(word97Streams({ main: 'Secret.\r', flags: 0x0100 }));
     expect((await refusal(encrypted97)).key).toBe('fileEncrypted');

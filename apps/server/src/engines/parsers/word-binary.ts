@@ -86,7 +86,17 @@ export function textOfRange(
   decodeNarrow: NarrowDecoder,
 ): string {
   const parts: string[] = [];
-  for (const piece of pieces) {
+  // Pieces are in CP order: start at the first one ending after cpStart (a note-heavy document
+  // asks for thousands of small ranges).
+  let first = 0;
+  for (let hi = pieces.length; first < hi;) {
+    const mid = (first + hi) >>> 1;
+    if (pieces[mid]!.cpEnd <= cpStart) first = mid + 1;
+    else hi = mid;
+  }
+  for (let i = first; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (piece.cpStart >= cpEnd) break;
     const from = Math.max(cpStart, piece.cpStart);
     const to = Math.min(cpEnd, piece.cpEnd);
     if (from >= to) continue;
