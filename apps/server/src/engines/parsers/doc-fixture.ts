@@ -139,6 +139,8 @@ export interface Word6Spec extends WordSpec {
   codePage?: string;
   /** Font table: name and Windows charset. */
   fonts?: { name: string; charset: number }[];
+  /** The Normal style's font (an index into `fonts`) and language, written as its character sprms. */
+  normalStyle?: { font?: number; lid?: number };
   /** Character runs with their font (an index into `fonts`), as CP ranges of the main text. */
   fontRuns?: { from: number; to: number; font: number }[];
   lid?: number;
@@ -257,6 +259,20 @@ export function word6Stream(spec: Word6Spec): Buffer {
     const table = Buffer.concat([Buffer.alloc(2), ...ffns]);
     table.writeUInt16LE(table.length, 0);
     span(0xd0, place(table), table.length);
+  }
+  if (spec.normalStyle) {
+    // STSH: cbStshi, STSHI (one style, 8-byte STD bases), then the Normal style's STD: fixed part,
+    // name "Normal", a PAPX UPX (istd 0) and a CHPX UPX with sprmCFtc / sprmCLid.
+    const sprms: number[] = [];
+    if (spec.normalStyle.font !== undefined) sprms.push(93, spec.normalStyle.font & 0xff, spec.normalStyle.font >> 8);
+    if (spec.normalStyle.lid !== undefined) sprms.push(97, spec.normalStyle.lid & 0xff, spec.normalStyle.lid >> 8);
+    const std = Buffer.concat([
+      Buffer.from([0, 0, 0xf1, 0xff, 0x02, 0x00, 0, 0, 6, ...Buffer.from('Normal'), 0]),
+      Buffer.from([2, 0, 0, 0, sprms.length, 0, ...sprms]),
+    ]);
+    const stshi = Buffer.from([14, 0, 1, 0, 8, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const stsh = Buffer.concat([stshi, Buffer.from([std.length & 0xff, std.length >> 8]), std]);
+    span(0x60, place(stsh), stsh.length);
   }
   if (spec.fontRuns?.length) {
     // One CHPX page (FKP): fc boundaries, offsets of the CHPXs, each a sprmCFtc.

@@ -122,12 +122,16 @@ interface CharacterRun {
  */
 function narrowDecoder(stream: Buffer, sources: CodePageSources): (bytes: Buffer, fc: number) => string {
   const fonts = readFontCodePages(stream, sources.fonts);
-  const standardFont = readStandardFont(stream, sources.styles);
+  const styles = readDefaultCharacterStyle(stream, sources.styles, sources.farEastSprms);
+  const codePageOf = (font: number | undefined, language: number | undefined) =>
+    (font !== undefined ? fonts[font] : undefined) ??
+    (language !== undefined ? codePageOfLanguage(language) : undefined);
+  // Text that names no font is in its paragraph style's, nearly always the Normal style's.
   const fallback =
-    (standardFont !== undefined ? fonts[standardFont] : undefined) ??
-    codePageOfLanguage(sources.lid) ??
+    codePageOf(styles.font, styles.language) ??
+    codePageOf(styles.standardFont, sources.lid) ??
     (sources.mac ? 'macintosh' : 'windows-1252');
-  const runs = readCharacterRuns(stream, sources, fonts);
+  const runs = readCharacterRuns(stream, sources, codePageOf);
   const decoders = new Map<string, TextDecoder>();
   const decode = (bytes: Buffer, codePage: string) => {
     let decoder = decoders.get(codePage);
@@ -182,18 +186,60 @@ function readFontCodePages(stream: Buffer, [offset, length]: [number, number]): 
   return codePages;
 }
 
-/** The style sheet's default font (STSHI.ftcStandardChpStsh), for runs that name none. */
-function readStandardFont(stream: Buffer, [offset, length]: [number, number]): number | undefined {
-  if (length < 16 || offset + 16 > stream.length) return undefined;
+interface DefaultCharacterStyle {
+  /** The Normal style's font and language, when it sets them. */
+  font?: number;
+  language?: number;
+  /** The style sheet's standard font (STSHI.ftcStandardChpStsh), under every style. */
+  standardFont?: number;
+}
+
+/**
+ * The style sheet (STSH): `cbStshi`, the STSHI, then one STD per style, each `cbStd` bytes. The
+ * Normal style (istd 0) is a paragraph style whose second UPX holds its character sprms. A Word 6
+ * STD is its fixed part (cbSTDBaseInFile bytes), a Pascal-string name with a NUL, then UPXs at even
+ * offsets, each `cbUpx` and its bytes.
+ */
+function readDefaultCharacterStyle(
+  stream: Buffer,
+  [offset, length]: [number, number],
+  farEast: boolean,
+): DefaultCharacterStyle {
+  const style: DefaultCharacterStyle = {};
+  const end = Math.min(offset + length, stream.length);
+  if (length < 16 || offset + 16 > end) return style;
   const stshiLength = stream.readUInt16LE(offset);
-  return stshiLength >= 14 ? stream.readUInt16LE(offset + 14) : undefined;
+  if (stshiLength >= 14) style.standardFont = stream.readUInt16LE(offset + 14);
+  const baseLength = stream.readUInt16LE(offset + 4);
+  const stdAt = offset + 2 + stshiLength;
+  if (stdAt + 2 > end) return style;
+  const std = stream.subarray(stdAt + 2, Math.min(end, stdAt + 2 + stream.readUInt16LE(stdAt)));
+  if (std.length < Math.max(baseLength, 6) + 1 || (std.readUInt16LE(2) & 0x0f) !== 1) return style;
+  let at = baseLength + 1 + std[baseLength]! + 1;
+  for (let upx = 0; upx < 2; upx++) {
+    if (at % 2) at++;
+    if (at + 2 > std.length) return style;
+    const size = std.readUInt16LE(at);
+    if (upx === 1) {
+      for (const [sprm, operand] of word6Sprms(std.subarray(at + 2, at + 2 + size), farEast)) {
+        if (sprm === SPRM_FONT && operand.length >= 2) style.font = operand.readUInt16LE(0);
+        else if (sprm === SPRM_LANGUAGE && operand.length >= 2) style.language = operand.readUInt16LE(0);
+      }
+    }
+    at += 2 + size;
+  }
+  return style;
 }
 
 /**
  * Character runs from the CHPX pages (FKPs) the bin table lists. Word 6 may list fewer pages than
  * it has (cpnBteChp): the missing ones follow the last listed page.
  */
-function readCharacterRuns(stream: Buffer, sources: CodePageSources, fonts: (string | undefined)[]): CharacterRun[] {
+function readCharacterRuns(
+  stream: Buffer,
+  sources: CodePageSources,
+  codePageOf: (font: number | undefined, language: number | undefined) => string | undefined,
+): CharacterRun[] {
   const [offset, length] = sources.charBins;
   const bins = readPlc(stream, offset, length, 2);
   if (!bins) return [];
@@ -221,10 +267,7 @@ function readCharacterRuns(stream: Buffer, sources: CodePageSources, fonts: (str
           else if (sprm === SPRM_LANGUAGE && operand.length >= 2) language = operand.readUInt16LE(0);
         }
       }
-      const codePage =
-        (font !== undefined ? fonts[font] : undefined) ??
-        (language !== undefined ? codePageOfLanguage(language) : undefined);
-      if (fcEnd > fcStart) runs.push({ fcStart, fcEnd, codePage });
+      if (fcEnd > fcStart) runs.push({ fcStart, fcEnd, codePage: codePageOf(font, language) });
     }
   }
   runs.sort((a, b) => a.fcStart - b.fcStart);

@@ -43,6 +43,22 @@ describe('Word 6 and Word 95', () => {
     expect(blocks(book).map((b) => b.text)).toEqual(['Установка программы', 'Запуск установки Word', 'Plain English.']);
   });
 
+  it('reads text that names no font in the code page of the Normal style’s font', async () => {
+    const book = await docParser.parse(
+      word6({
+        main: 'Съешь же ещё этих мягких французских булок.\r',
+        codePage: 'windows-1251',
+        lid: 0x409,
+        fonts: [
+          { name: 'Times New Roman', charset: 0 },
+          { name: 'Arial Cyr', charset: 0 },
+        ],
+        normalStyle: { font: 1 },
+      }),
+    );
+    expect(bookText(book)).toBe('Съешь же ещё этих мягких французских булок.');
+  });
+
   it('falls back on the document’s language for runs that name no font', async () => {
     const book = await docParser.parse(word6({ main: 'Привет, мир.\r', codePage: 'windows-1251', lid: 0x419 }));
     expect(bookText(book)).toBe('Привет, мир.');
@@ -155,7 +171,14 @@ describe('DOC refusals', () => {
 
   it('never crashes on damaged files: every failure is a ParseError', async () => {
     const originals = [
-      word6({ main: 'Некий текст.\u0002\r', footnotes: ['Сноска.'], codePage: 'windows-1251', lid: 0x419 }),
+      word6({
+        main: 'Некий текст.\u0002\r',
+        footnotes: ['Сноска.'],
+        codePage: 'windows-1251',
+        fonts: [{ name: 'Arial Cyr', charset: 0 }],
+        fontRuns: [{ from: 0, to: 5, font: 0 }],
+        normalStyle: { font: 0, lid: 0x419 },
+      }),
       word6({ main: 'Fast \u0013F\u0014saved\u0015.\r', fastSaved: true }),
       compoundFile(word97Streams({ main: 'Text\u0002.\r', footnotes: ['Note.'], fastSaved: true })),
     ];
