@@ -319,6 +319,13 @@ export const epubParser: BookParser = {
       options.onProgress?.(0.1 + (0.8 * (index + 1)) / docs.length);
     });
 
+    if (!book.chapters.some((c) => c.blocks.some((b) => b.text.trim()))) {
+      // Pictures only (a comic, a fixed-layout book of drawings): nothing to read or translate,
+      // and the navigation document's list of chapters is not the book. Refused before its pictures
+      // are inflated.
+      throw new ParseError('noTextFound', 'The EPUB has no text, only images');
+    }
+
     // 9. Load the images the blocks refer to; drop references to missing or unsupported ones.
     const loaded = new Set<string>();
     for (const [path, id] of imagePaths) {
@@ -337,11 +344,6 @@ export const epubParser: BookParser = {
     }
     for (const chapter of book.chapters) {
       chapter.blocks = chapter.blocks.filter((b) => !b.imageId || loaded.has(b.imageId));
-    }
-    if (!book.chapters.some((c) => c.blocks.some((b) => b.text.trim()))) {
-      // Pictures only (a comic, a fixed-layout book of drawings): nothing to read or translate,
-      // and the navigation document's list of chapters is not the book.
-      throw new ParseError('noTextFound', 'The EPUB has no text, only images');
     }
     // A title page carrying the table of contents is named after the TOC, not after the book.
     nameTocChapters(book.chapters);
