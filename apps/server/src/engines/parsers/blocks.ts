@@ -6,6 +6,17 @@
 import type { BlockType } from './types.ts';
 import { escapeHtml, localName } from './markup.ts';
 import type { MarkupElement, MarkupNode } from './markup.ts';
+import {
+  chooseSwitchBranch,
+  CJK_GAP,
+  HEADING,
+  IGNORED,
+  INLINE_TAGS,
+  isBlockName,
+  isHidden,
+  textContentLength,
+} from './markup-elements.ts';
+import { mathText } from './mathml.ts';
 
 /** A block before ids exist; note links are keys resolved by `finalizeBook`. */
 export interface BlockDraft {
@@ -37,97 +48,6 @@ export interface ConvertContext {
 
 /** Placeholder href for a note link; finalizeBook swaps it for `#<block id>`. */
 export const NOTE_LINK_MARK = '\u0001';
-
-const HEADING = /^h([1-6])$/;
-const CONTAINERS = new Set([
-  'body',
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'aside',
-  'figure',
-  'figcaption',
-  'ul',
-  'ol',
-  'dl',
-  'dd',
-  'dt',
-  'center',
-  'hgroup',
-  'form',
-  'fieldset',
-  'details',
-  'summary',
-  'address',
-  'nav',
-  'caption',
-  'blockquote',
-  'li',
-  'p',
-  'pre',
-  'table',
-  'tbody',
-  'thead',
-  'tfoot',
-  'tr',
-  'td',
-  'th',
-  'hr',
-]);
-const IGNORED = new Set([
-  'head',
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'iframe',
-  'object',
-  'embed',
-  'video',
-  'audio',
-  'canvas',
-  'math',
-  'button',
-  'input',
-  'select',
-  'textarea',
-  'title',
-  'link',
-  'meta',
-]);
-const INLINE_TAGS: Record<string, string> = {
-  em: 'em',
-  i: 'em',
-  cite: 'em',
-  dfn: 'em',
-  var: 'em',
-  strong: 'strong',
-  b: 'strong',
-  sup: 'sup',
-  sub: 'sub',
-};
-const CJK = '\\u2e80-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef\\u3000-\\u303f';
-const CJK_GAP = new RegExp(`([${CJK}]) (?=[${CJK}])`, 'g');
-
-function isBlockName(name: string): boolean {
-  return CONTAINERS.has(name) || HEADING.test(name);
-}
-
-function textContentLength(node: MarkupNode): number {
-  if (node.kind === 'text') return node.text.trim().length;
-  let n = 0;
-  for (const c of node.children) n += textContentLength(c);
-  return n;
-}
-
-function isHidden(e: MarkupElement): boolean {
-  if ('hidden' in e.attrs) return true;
-  const style = e.attrs.style;
-  return style !== undefined && /display\s*:\s*none/i.test(style);
-}
 
 interface InlineBuffer {
   /** Inside a table cell, paragraph breaks become spaces so a row stays one line. */
@@ -203,6 +123,23 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
     if (name === 'svg') {
       for (const c of e.children) if (c.kind === 'element') appendInline(c, buf, preserve, inNote);
       return;
+    }
+    if (name === 'math') {
+      const text = mathText(e);
+      buf.text += text;
+      buf.html += escapeHtml(text);
+      return;
+    }
+    if (name === 'switch') {
+      const branch = chooseSwitchBranch(e);
+      if (branch) for (const c of branch.children) appendInline(c, buf, preserve, inNote);
+      return;
+    }
+    // SVG places each text (and positioned span) on its own: words of two must not run together.
+    const svgText = name === 'text' || (name === 'tspan' && ('x' in e.attrs || 'y' in e.attrs || 'dy' in e.attrs));
+    if (svgText && buf.text && !/\s$/.test(buf.text)) {
+      buf.text += ' ';
+      buf.html += ' ';
     }
     if (name === 'rt' || name === 'rp') {
       // Furigana/annotations go to the markup only: the text must read as the base text alone.
@@ -377,6 +314,19 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
         flush();
         if (child.attrs.id) ctx.onAnchors?.([child.attrs.id]);
         note(child, noteKey);
+        continue;
+      }
+      if (name === 'switch') {
+        flush();
+        const branch = chooseSwitchBranch(child);
+        if (branch) flow(branch, context);
+        continue;
+      }
+      if (name === 'math' && child.attrs.display === 'block') {
+        // A displayed equation is a paragraph of its own.
+        flush();
+        appendInline(child, buf, false, false);
+        flush();
         continue;
       }
       const heading = HEADING.exec(name);

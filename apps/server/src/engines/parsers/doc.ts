@@ -1,34 +1,132 @@
 /**
- * Word 97-2003 binary (.doc) through word-extractor: the body is plain text with one paragraph per
- * line, so chapters come from heading-like lines (numbered headings, `第…章`, "Chapter N").
+ * Word binary (.doc). The compound file (cfb.ts) and the FIB are read here to decide what the file
+ * is: Word 6/95 (nFib 101-105) is read by doc-word6.ts, Word 97-2003 by doc-word97.ts; older Word
+ * (2.x and before) is refused as too old, encrypted files as encrypted. Either way the body is plain
+ * text with one paragraph per line, so chapters come from heading-like lines (numbered headings,
+ * `第…章`, "Chapter N"). Notes are linked to their references and placed at the end of the chapter
+ * that cites them; notes nothing cites are listed in a final "Notes" chapter. Text boxes of the body
+ * follow the text; those of page headers are left out with the headers.
  */
-import WordExtractor from 'word-extractor';
+import { NOTE_LINK_MARK } from './blocks.ts';
 import { BookBuilder, shorten } from './builder.ts';
+import type { ChapterDraft } from './builder.ts';
+import { CompoundFile } from './cfb.ts';
+import { isWord6Fib, readWord6 } from './doc-word6.ts';
+import { readWord97 } from './doc-word97.ts';
 import { ParseError } from './errors.ts';
+import { escapeHtml } from './markup.ts';
 import { addTextChapters, splitParagraphs, TOC_LINE_MARK } from './text-structure.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
+import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN } from './word-binary.ts';
+import type { WordNote, WordStories } from './word-binary.ts';
 
-/** Word's special characters that word-extractor leaves in the text. */
+const F_ENCRYPTED = 0x0100;
+const FIRST_WORD6_FIB = 101;
+
+/** Word's special characters left in the text, and the note marks of word-binary.ts kept. */
 function cleanWordText(text: string): string {
   return (
     text
-      // word-extractor 1.0.4 inserts the string "undefined" inside words of some fast-saved files.
-      .replace(/(?<=\p{L})undefined(?=\p{L})/gu, '')
       .replace(/\r\n?/g, '\n')
-      // eslint-disable-next-line no-control-regex -- Word's cell, line and page marks are control characters
-      .replace(/[\u0007\u000b\u000c]/g, '\n')
-      // eslint-disable-next-line no-control-regex -- field marks and other Word controls
-      .replace(/[\u0001-\u0006\u0008\u000e-\u001f]/g, '')
+      // eslint-disable-next-line no-control-regex -- Word's cell, line, page and column marks are control characters
+      .replace(/[\u0007\u000b\u000c\u000e]/g, '\n')
+      // Non-breaking hyphen.
+      .replaceAll('\u001e', '-')
+      // eslint-disable-next-line no-control-regex -- field marks, optional hyphens and other Word controls
+      .replace(/[\u0001-\u0006\u0008\u000f-\u001f]/g, '')
+      // Symbol-font glyph positions (Wingdings bullets...) are not characters.
+      .replace(/[\uf000-\uf0ff]/g, '')
       // Table-of-contents lines end with a tab and the page number: keep the title only.
       .replace(/^(.{2,200}?)\t+\d{1,4}\s*$/gm, `${TOC_LINE_MARK}$1`)
   );
 }
 
-function notesFrom(raw: string): string[] {
+function noteText(raw: string): string {
   return cleanWordText(raw)
+    .replace(new RegExp(`[${NOTE_MARK_OPEN}${NOTE_MARK_CLOSE}]`, 'g'), '')
     .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
+    .map((l) => l.replace(TOC_LINE_MARK, '').trim())
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Opens the compound file and reads the stories of whichever Word wrote it, or refuses clearly. */
+function readStories(input: Buffer): WordStories {
+  const file = new CompoundFile(input);
+  // Password-protected OOXML files are compound files with an EncryptedPackage stream.
+  if (file.has('EncryptedPackage')) throw new ParseError('fileEncrypted', 'The document is password-protected');
+  const stream = file.stream('WordDocument');
+  if (!stream) {
+    if (file.has('Workbook') || file.has('Book') || file.has('PowerPoint Document')) {
+      throw new ParseError('unsupportedFileType', 'An Office file that is not a Word document');
+    }
+    throw new ParseError('fileCorrupted', 'Unreadable Word document: no WordDocument stream');
+  }
+  if (stream.length < 12) throw new ParseError('fileCorrupted', 'Unreadable Word document: no FIB');
+  const nFib = stream.readUInt16LE(2);
+  if (nFib < FIRST_WORD6_FIB) {
+    throw new ParseError('formatTooOld', `Word for Windows 2.x or older (nFib ${nFib}) is not supported`);
+  }
+  if (stream.readUInt16LE(0x0a) & F_ENCRYPTED) {
+    throw new ParseError('fileEncrypted', 'The document is password-protected');
+  }
+  return isWord6Fib(nFib) ? readWord6(stream) : readWord97(file, stream);
+}
+
+const NOTE_MARK = new RegExp(`${NOTE_MARK_OPEN}([fe])(\\d+)${NOTE_MARK_CLOSE}`, 'g');
+
+/**
+ * Turns the note marks left in block texts into links ("[1]") and puts each note at the end of the
+ * chapter that first cites it; notes nothing cites go to a final "Notes" chapter.
+ */
+function linkNotes(book: BookBuilder, stories: WordStories): void {
+  const notes = new Map<string, WordNote>();
+  stories.footnotes.forEach((note, i) => notes.set(`f${i}`, note));
+  stories.endnotes.forEach((note, i) => notes.set(`e${i}`, note));
+  const placed = new Set<string>();
+  const chapters = [...book.chapters];
+  const appendNote = (chapter: ChapterDraft, key: string) => {
+    const note = notes.get(key)!;
+    const text = noteText(note.text);
+    if (!text) return;
+    chapter.blocks.push({ type: 'footnote', text, noteKey: key, ...(note.label ? { noteLabel: note.label } : {}) });
+  };
+  for (const chapter of chapters) {
+    const cited: string[] = [];
+    for (const block of chapter.blocks) {
+      if (!block.text.includes(NOTE_MARK_OPEN)) continue;
+      const keys: string[] = [];
+      let html = '';
+      let last = 0;
+      const marked = block.text;
+      block.text = marked.replace(NOTE_MARK, (mark, kind: string, index: string, at: number) => {
+        const key = `${kind}${index}`;
+        const note = notes.get(key);
+        html += escapeHtml(marked.slice(last, at));
+        last = at + mark.length;
+        if (!note) return '';
+        const shown = `[${note.label || key}]`;
+        keys.push(key);
+        html += `<sup><a href="#${NOTE_LINK_MARK}${key}${NOTE_LINK_MARK}">${escapeHtml(shown)}</a></sup>`;
+        return shown;
+      });
+      html += escapeHtml(marked.slice(last));
+      if (!keys.length) continue;
+      block.html = html.replace(/^\s+|\s+$/g, '');
+      block.noteRefKeys = keys;
+      for (const key of keys) if (!placed.has(key)) cited.push(key);
+      for (const key of keys) placed.add(key);
+    }
+    for (const key of cited) appendNote(chapter, key);
+  }
+  const leftover = [...notes.keys()].filter((key) => !placed.has(key));
+  if (leftover.length) {
+    const chapter = book.startChapter('Notes');
+    leftover.forEach((key, i) => {
+      if (!notes.get(key)!.label) notes.get(key)!.label = String(i + 1);
+      appendNote(chapter, key);
+    });
+  }
 }
 
 export const docParser: BookParser = {
@@ -36,35 +134,22 @@ export const docParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
-    // Password-protected OOXML files are OLE2 containers with an EncryptedPackage stream.
-    if (input.includes(Buffer.from('EncryptedPackage', 'utf16le'))) {
-      throw new ParseError('fileEncrypted', 'The document is password-protected');
-    }
-    let doc: Awaited<ReturnType<WordExtractor['extract']>>;
-    try {
-      doc = await new WordExtractor().extract(input);
-    } catch (error) {
-      throw new ParseError('fileCorrupted', `Unreadable Word document: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
+    const stories = readStories(input);
     options.onProgress?.(0.5);
-    const body = cleanWordText(doc.getBody());
-    if (!body.trim()) throw new ParseError('noTextFound', 'The document contains no text');
+    let body = cleanWordText(stories.main);
+    if (stories.textBoxes.trim()) body += `\n${cleanWordText(stories.textBoxes)}`;
+    if (!body.replace(new RegExp(`${NOTE_MARK.source}|\\s`, 'g'), '')) {
+      throw new ParseError('noTextFound', 'The document contains no text');
+    }
     const book = new BookBuilder();
-    const lines = body.split('\n').map((l) => l.replace(TOC_LINE_MARK, '').trim());
+    const lines = body.split('\n').map((l) => l.replace(TOC_LINE_MARK, '').replace(NOTE_MARK, '').trim());
     const firstLines = lines.filter(Boolean).slice(0, 3);
     let title = firstLines[0];
     if (title && /[:：]$/.test(title) && firstLines[1]) title = `${title} ${firstLines[1]}`;
     if (title) book.metadata.title = shorten(title, 120);
     const paragraphs = splitParagraphs(body, { linePerParagraph: true, numberedHeadings: true });
     addTextChapters(book, paragraphs, { numberedHeadings: true });
-    const notes = [...notesFrom(doc.getFootnotes()), ...notesFrom(doc.getEndnotes())];
-    if (notes.length) {
-      // word-extractor gives note texts without their anchors, so notes are listed at the end.
-      book.startChapter('Notes');
-      notes.forEach((text, i) => book.add({ type: 'footnote', text, noteLabel: String(i + 1), noteKey: `n${i + 1}` }));
-    }
+    linkNotes(book, stories);
     options.onProgress?.(1);
     return book.finish('doc', started);
   },

@@ -11,203 +11,73 @@
  * fields (instruction text never leaks; the displayed result is kept).
  */
 import type { BlockDraft } from './blocks.ts';
-import { cleanText, NOTE_LINK_MARK } from './blocks.ts';
-import { onOff, onOffValue } from './docx-styles.ts';
-import { ParseError } from './errors.ts';
+import { NOTE_LINK_MARK } from './blocks.ts';
+import type { Cell, NoteBody, Table } from './docx-drafts.ts';
+import { tableDrafts } from './docx-drafts.ts';
+import {
+  B,
+  BLIP,
+  BR,
+  CODES,
+  CR,
+  EXTENT,
+  FLDCHAR,
+  HYPHEN,
+  I,
+  ILVL,
+  IMAGEDATA,
+  MATH_T,
+  NOTE,
+  NOTEREF,
+  NUMID,
+  OUTLINE,
+  P,
+  PPR,
+  PSTYLE,
+  R,
+  RPR,
+  RSTYLE,
+  RUBY,
+  RUBY_TEXT,
+  SKIP,
+  SOFT_HYPHEN,
+  SYM,
+  T,
+  TAB,
+  TBL,
+  TC,
+  TR,
+  VANISH,
+  VERTALIGN,
+} from './docx-elements.ts';
 import type { DocxNumbering } from './docx-numbering.ts';
+import type { Paragraph, ParagraphContext } from './docx-paragraph.ts';
+import {
+  applyParagraphProps,
+  applyRunProps,
+  BOLD,
+  escape,
+  ITALIC,
+  paragraphDrafts,
+  SIMPLE_RUN,
+  SUB,
+  SUP,
+  tagsFor,
+} from './docx-paragraph.ts';
+import { onOff } from './docx-styles.ts';
 import type { DocxStyles } from './docx-styles.ts';
+import { ParseError } from './errors.ts';
 import { decodeEntities, escapeHtml } from './markup.ts';
-import type { BlockType } from './types.ts';
 import type { XmlHandler, XmlTag } from './xml-stream.ts';
+
+export type { NoteBody } from './docx-drafts.ts';
+export { noteDrafts } from './docx-drafts.ts';
 
 /** Resolves a relationship id of the part being walked to an image id (undefined: no usable image). */
 export type ImageResolver = (
   relId: string,
   extent: { width: number; height: number } | undefined,
 ) => string | undefined;
-
-export interface NoteBody {
-  key: string;
-  drafts: BlockDraft[];
-}
-
-const BOLD = 1;
-const ITALIC = 2;
-const SUP = 4;
-const SUB = 8;
-
-// Element codes: a Map lookup per tag is much cheaper than a long string switch.
-const P = 1;
-const R = 2;
-const T = 3;
-const TAB = 4;
-const BR = 5;
-const CR = 6;
-const PPR = 7;
-const RPR = 8;
-const PSTYLE = 9;
-const NUMID = 10;
-const ILVL = 31;
-const OUTLINE = 11;
-const B = 12;
-const I = 13;
-const VERTALIGN = 14;
-const VANISH = 15;
-const RSTYLE = 16;
-const FLDCHAR = 17;
-const NOTEREF = 18;
-const TBL = 19;
-const TR = 20;
-const TC = 21;
-const EXTENT = 22;
-const BLIP = 23;
-const IMAGEDATA = 24;
-const NOTE = 25;
-const SKIP = 26;
-const HYPHEN = 27;
-const SYM = 28;
-const MATH_T = 29;
-const SOFT_HYPHEN = 30;
-
-const CODES = new Map<string, number>([
-  ['w:p', P],
-  ['w:r', R],
-  ['w:t', T],
-  ['w:tab', TAB],
-  ['w:ptab', TAB],
-  ['w:br', BR],
-  ['w:cr', CR],
-  ['w:pPr', PPR],
-  ['w:rPr', RPR],
-  ['w:pStyle', PSTYLE],
-  ['w:numId', NUMID],
-  ['w:ilvl', ILVL],
-  ['w:outlineLvl', OUTLINE],
-  ['w:b', B],
-  ['w:i', I],
-  ['w:vertAlign', VERTALIGN],
-  ['w:vanish', VANISH],
-  ['w:rStyle', RSTYLE],
-  ['w:fldChar', FLDCHAR],
-  ['w:footnoteReference', NOTEREF],
-  ['w:endnoteReference', NOTEREF],
-  ['w:tbl', TBL],
-  ['w:tr', TR],
-  ['w:tc', TC],
-  ['wp:extent', EXTENT],
-  ['a:blip', BLIP],
-  ['v:imagedata', IMAGEDATA],
-  ['w:footnote', NOTE],
-  ['w:endnote', NOTE],
-  ['w:noBreakHyphen', HYPHEN],
-  ['w:softHyphen', SOFT_HYPHEN],
-  ['w:sym', SYM],
-  ['m:t', MATH_T],
-  // Subtrees that hold no readable text, or text that must not be read: deletions, old revisions of
-  // properties, field instructions, the VML fallback of content also given as DrawingML, and
-  // property blocks whose children (w:tabs > w:tab...) would otherwise look like content.
-  ...[
-    'w:del',
-    'w:moveFrom',
-    'w:delText',
-    'w:delInstrText',
-    'w:instrText',
-    'w:pPrChange',
-    'w:rPrChange',
-    'w:sectPrChange',
-    'w:tblPrChange',
-    'w:tblGridChange',
-    'w:trPrChange',
-    'w:tcPrChange',
-    'w:numberingChange',
-    'w:sectPr',
-    'w:tblPr',
-    'w:tblGrid',
-    'w:trPr',
-    'w:tcPr',
-    'w:tabs',
-    'w:sdtPr',
-    'w:sdtEndPr',
-    'w:footnotePr',
-    'w:endnotePr',
-    'mc:Fallback',
-    'wp:docPr',
-    'w:comments',
-  ].map((name): [string, number] => [name, SKIP]),
-]);
-
-interface Paragraph {
-  styleId?: string;
-  numId?: string;
-  numLevel?: number;
-  outline?: number;
-  text: string;
-  /** Built only once the paragraph has formatting or a note link (most paragraphs have neither). */
-  html: string;
-  tagged: boolean;
-  /** Formatting of the html tags currently open. */
-  open: number;
-  noteRefs?: string[];
-  images?: string[];
-  /** Paragraphs of text boxes anchored in this one: they follow it. */
-  after?: BlockDraft[];
-  // Run state lives here because runs of a text box nest inside a run of the outer paragraph.
-  runFormat: number;
-  runBold?: boolean;
-  runItalic?: boolean;
-  runHidden?: boolean;
-  runStyle?: string;
-  inRunProps: boolean;
-}
-
-interface Cell {
-  drafts: BlockDraft[];
-}
-
-interface Table {
-  rows: Cell[][];
-}
-
-const HTML_SPECIAL = /[&<>"]/;
-const CJK = '\\u2e80-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef\\u3000-\\u303f';
-/** What cleanText would change besides trimming: most paragraphs have none of it. */
-const NEEDS_CLEANING = new RegExp(`[\\t\\n\\r\\f\\v\\u00a0]| {2}|[${CJK}] [${CJK}]`);
-
-/**
- * cleanText, with a fast path. The result is always a fresh string: text pieces are slices of the
- * 256 KB chunk strings the tokenizer read, and a kept slice would keep its whole chunk alive (the
- * book's XML, not its text, would stay in memory).
- */
-function clean(text: string, preserve: boolean): string {
-  const out = preserve || NEEDS_CLEANING.test(text) ? cleanText(text, preserve) : text.trim();
-  return (' ' + out).slice(1);
-}
-
-function escape(text: string): string {
-  return HTML_SPECIAL.test(text) ? escapeHtml(text) : text;
-}
-
-function tagsFor(format: number): [string, string] {
-  let open = '';
-  let close = '';
-  if (format & BOLD) {
-    open += '<strong>';
-    close = '</strong>' + close;
-  }
-  if (format & ITALIC) {
-    open += '<em>';
-    close = '</em>' + close;
-  }
-  if (format & SUP) {
-    open += '<sup>';
-    close = '</sup>' + close;
-  }
-  if (format & SUB) {
-    open += '<sub>';
-    close = '</sub>' + close;
-  }
-  return [open, close];
-}
 
 export interface DocxWalkerOptions {
   styles: DocxStyles;
@@ -246,9 +116,15 @@ export class DocxWalker implements XmlHandler {
   private readonly maxCharacters: number;
   /** Notes referenced with a custom mark ("*"): the mark, which is their label. */
   readonly customLabels = new Map<string, string>();
+  /** The reading of the ruby being read (w:rt comes before its base): html only, never text. */
+  private rubyReading: string | undefined;
+  private inRubyText = false;
+  /** What finishing a paragraph needs to know of the walk; one object for the whole walk. */
+  private readonly paragraphContext: ParagraphContext;
 
   constructor(options: DocxWalkerOptions) {
     this.options = options;
+    this.paragraphContext = { styles: options.styles, numbering: options.numbering, inTable: false };
     this.maxCharacters = options.maxCharacters ?? Infinity;
   }
 
@@ -292,6 +168,10 @@ export class DocxWalker implements XmlHandler {
   }
 
   private append(p: Paragraph, text: string, format: number): void {
+    if (this.inRubyText) {
+      this.rubyReading = (this.rubyReading ?? '') + text;
+      return;
+    }
     this.characters += text.length;
     if (this.characters > this.maxCharacters) {
       throw new ParseError('fileTooComplex', `The document holds more than ${this.maxCharacters} characters`);
@@ -541,6 +421,20 @@ export class DocxWalker implements XmlHandler {
         this.targets.push(note.drafts);
         return;
       }
+      case RUBY:
+        if (!p || selfClosing) return;
+        // The base text is the text; the reading goes to the html as <rt>, after the base.
+        if (!p.tagged) {
+          p.tagged = true;
+          p.html = escape(p.text);
+        }
+        p.html += `${tagsFor(p.open)[1]}<ruby>`;
+        p.open = 0;
+        this.rubyReading = '';
+        return;
+      case RUBY_TEXT:
+        if (!selfClosing) this.inRubyText = true;
+        return;
       case SKIP:
         if (!tag.skip()) this.skip = 1;
         return;
@@ -562,6 +456,17 @@ export class DocxWalker implements XmlHandler {
       case PPR:
         this.inParagraphProps = false;
         return;
+      case RUBY_TEXT:
+        this.inRubyText = false;
+        return;
+      case RUBY: {
+        const p = this.paragraphs[this.paragraphs.length - 1];
+        if (!p || this.rubyReading === undefined) return;
+        p.html += `${tagsFor(p.open)[1]}<rt>${escape(this.rubyReading.trim())}</rt></ruby>`;
+        p.open = 0;
+        this.rubyReading = undefined;
+        return;
+      }
       case RPR: {
         const p = this.paragraphs[this.paragraphs.length - 1];
         if (p) p.inRunProps = false;
@@ -572,7 +477,10 @@ export class DocxWalker implements XmlHandler {
         if (!p) return;
         this.capture = false;
         this.inParagraphProps = false;
-        const drafts = this.finishParagraph(p);
+        this.paragraphContext.inTable = this.tables.length > 0;
+        const { drafts, title, weakHeading } = paragraphDrafts(p, this.paragraphContext);
+        if (title) this.titles.add(title);
+        if (weakHeading) this.weakHeadings.add(weakHeading);
         const outer = this.paragraphs[this.paragraphs.length - 1];
         if (outer) (outer.after ??= []).push(...drafts);
         else for (const d of drafts) this.out(d);
@@ -584,7 +492,7 @@ export class DocxWalker implements XmlHandler {
       }
       case TBL: {
         const table = this.tables.pop();
-        if (table) this.finishTable(table);
+        if (table) for (const d of tableDrafts(table)) this.out(d);
         return;
       }
       case NOTE:
@@ -592,181 +500,4 @@ export class DocxWalker implements XmlHandler {
         return;
     }
   }
-
-  private finishParagraph(p: Paragraph): BlockDraft[] {
-    const style = this.options.styles.paragraph(p.styleId);
-    const inTable = this.tables.length > 0;
-    let type: BlockType = 'paragraph';
-    let level: number | undefined;
-    const preserve = style.code;
-    let text = clean(p.text, preserve);
-    const outline = p.outline !== undefined && p.outline >= 0 && p.outline <= 8 ? p.outline + 1 : undefined;
-    let headingLevel = p.outline === 9 ? undefined : style.headingLevel;
-    let weak = false;
-    if (headingLevel !== undefined) headingLevel = outline ?? headingLevel;
-    else if (outline !== undefined && looksLikeHeading(text)) {
-      // An outline level set on the paragraph itself, not through a heading style: HTML imports mark
-      // real sections this way, but forms and contracts put it on body sentences. Such headings are
-      // shown as headings but never decide where chapters start.
-      headingLevel = outline;
-      weak = true;
-    }
-    // Tables never hold chapter headings (forms put heading styles on their cells).
-    if (headingLevel !== undefined && !inTable) {
-      type = 'heading';
-      level = Math.min(6, headingLevel);
-    } else if (style.code) type = 'code';
-    else if (style.quote) type = 'quote';
-    const numId = p.numId ?? style.numId;
-    const numbered = numId !== undefined && numId !== '0';
-    if (numbered && type === 'paragraph' && !inTable) type = 'listItem';
-    // The number Word shows ("3.2.", "a)") is part of what the reader sees: it leads the text.
-    const label = numbered ? this.options.numbering?.next(numId, p.numLevel ?? style.numLevel ?? 0) : undefined;
-    if (label && text) {
-      text = `${label} ${text}`;
-      if (p.tagged) p.html = `${escape(label)} ${p.html}`;
-    }
-    const drafts: BlockDraft[] = [];
-    // Word's HTML-form boundaries are artefacts, not text.
-    if (text && !/^(Top|Bottom) of Form$/.test(text)) {
-      const draft: BlockDraft = { type, text };
-      if (p.tagged) {
-        const html = clean(p.html + tagsFor(p.open)[1], preserve);
-        if (html !== escapeHtml(text)) draft.html = html;
-      }
-      if (level !== undefined) draft.level = level;
-      if (p.noteRefs) draft.noteRefKeys = [...new Set(p.noteRefs)];
-      if (type === 'heading' && style.title) this.titles.add(draft);
-      else if (type === 'heading' && weak) this.weakHeadings.add(draft);
-      drafts.push(draft);
-    }
-    if (p.images) for (const imageId of p.images) drafts.push({ type: 'image', text: '', imageId });
-    if (p.after) drafts.push(...p.after);
-    return drafts;
-  }
-
-  /**
-   * Tables used for page layout (one cell per row, or a few rows of long text) are read as their
-   * paragraphs; data tables become one text block, a line per row and a tab between cells.
-   */
-  private finishTable(table: Table): void {
-    let maxCells = 0;
-    let longCell = false;
-    const cellTexts = table.rows.map((row) => {
-      maxCells = Math.max(maxCells, row.length);
-      return row.map((cell) => {
-        const text = cell.drafts
-          .filter((d) => d.type !== 'image')
-          .map((d) => d.text)
-          .join(' ')
-          .replace(/\s+/g, ' ')
-          .trim();
-        if (text.length > 300) longCell = true;
-        return text;
-      });
-    });
-    if (maxCells <= 1 || (longCell && table.rows.length <= 3)) {
-      for (const row of table.rows) for (const cell of row) for (const d of cell.drafts) this.out(d);
-      return;
-    }
-    const text = cellTexts
-      .map((row) => row.filter(Boolean).join('\t'))
-      .filter(Boolean)
-      .join('\n');
-    const noteRefs = new Set<string>();
-    const images: BlockDraft[] = [];
-    for (const row of table.rows)
-      for (const cell of row)
-        for (const d of cell.drafts) {
-          if (d.type === 'image') images.push(d);
-          for (const key of d.noteRefKeys ?? []) noteRefs.add(key);
-        }
-    if (text) {
-      const draft: BlockDraft = { type: 'table', text };
-      if (noteRefs.size) draft.noteRefKeys = [...noteRefs];
-      this.out(draft);
-    }
-    for (const d of images) this.out(d);
-  }
-}
-
-/** What a simple run may hold after its properties: text, tabs, line breaks, layout marks. */
-const SIMPLE_RUN =
-  /<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:t\/>|<w:tab\/>|<w:br\/>|<w:cr\/>|<w:lastRenderedPageBreak\/>|\s+/y;
-const VAL = /\sw:val\s*=\s*(?:"([^"]*)"|'([^']*)')/;
-const RUN_PROPS = /<w:(b|i|vanish|vertAlign|rStyle|rPrChange)(?=[\s/>])([^>]*)>/g;
-const PARAGRAPH_PROPS = /<w:(pStyle|numId|ilvl|outlineLvl|rPr|sectPr|pPrChange)(?=[\s/>])([^>]*)>/g;
-
-function valueOf(attrs: string): string | undefined {
-  const m = VAL.exec(attrs);
-  return m ? decodeEntities(m[1] ?? m[2] ?? '') : undefined;
-}
-
-function applyRunProps(p: Paragraph, raw: string): void {
-  RUN_PROPS.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = RUN_PROPS.exec(raw)) !== null) {
-    const value = m[1] === 'rPrChange' ? undefined : valueOf(m[2]!);
-    switch (m[1]) {
-      case 'b':
-        p.runBold = onOffValue(value);
-        break;
-      case 'i':
-        p.runItalic = onOffValue(value);
-        break;
-      case 'vanish':
-        p.runHidden = onOffValue(value);
-        break;
-      case 'rStyle':
-        p.runStyle = value;
-        break;
-      case 'vertAlign':
-        p.runFormat = value === 'superscript' ? SUP : value === 'subscript' ? SUB : 0;
-        break;
-      default:
-        // w:rPrChange: what follows are the properties before a tracked change.
-        return;
-    }
-  }
-}
-
-function applyParagraphProps(p: Paragraph, raw: string): void {
-  PARAGRAPH_PROPS.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = PARAGRAPH_PROPS.exec(raw)) !== null) {
-    const name = m[1];
-    // Schema order puts the paragraph mark's rPr, a section break and old revisions after what we
-    // read: stop there.
-    if (name === 'rPr' || name === 'sectPr' || name === 'pPrChange') return;
-    const value = valueOf(m[2]!);
-    if (name === 'pStyle') p.styleId = value;
-    else if (name === 'numId') p.numId = value;
-    else if (name === 'ilvl') p.numLevel = Number(value) || 0;
-    else {
-      const level = Number(value);
-      if (Number.isInteger(level)) p.outline = level;
-    }
-  }
-}
-
-/** Short, and not a sentence (numbered clauses like "8.1. Requirements." are headings). */
-function looksLikeHeading(text: string): boolean {
-  if (!text || text.length > 120 || text.includes('\n\n')) return false;
-  return !/[.!?;:,]$/.test(text) || /^(\d{1,3}\.)+\d{0,3}\.?\s*\S/.test(text);
-}
-
-/** One footnote block per note: its paragraphs joined (a note reads as one unit), images after it. */
-export function noteDrafts(note: NoteBody, label: string | undefined): BlockDraft[] {
-  const parts = note.drafts.filter((d) => d.type !== 'image' && d.text);
-  const out: BlockDraft[] = [];
-  if (parts.length) {
-    const text = parts.map((d) => d.text.replace(/\n+/g, ' ')).join(' ');
-    const draft: BlockDraft = { type: 'footnote', text, noteKey: note.key };
-    if (label) draft.noteLabel = label;
-    if (parts.some((d) => d.html))
-      draft.html = parts.map((d) => (d.html ?? escapeHtml(d.text)).replace(/\n+/g, ' ')).join(' ');
-    out.push(draft);
-  }
-  for (const d of note.drafts) if (d.type === 'image') out.push(d);
-  return out;
 }

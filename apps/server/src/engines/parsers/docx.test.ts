@@ -158,6 +158,17 @@ describe('DOCX parser', () => {
     expect(two!.blocks.find((b) => b.type === 'footnote')).toMatchObject({ text: 'Note three.', noteLabel: '2' });
   });
 
+  it('reads a ruby base once, its reading in the html only, whatever the run formatting', async () => {
+    const ruby = (base: string, reading: string, rPr = '') =>
+      `<w:r>${rPr}<w:ruby><w:rubyPr><w:hps w:val="11"/><w:lid w:val="ja-JP"/></w:rubyPr><w:rt><w:r><w:t>${reading}</w:t></w:r></w:rt><w:rubyBase><w:r>${rPr}<w:t>${base}</w:t></w:r></w:rubyBase></w:ruby></w:r>`;
+    const body = `<w:p><w:r><w:t>私は</w:t></w:r>${ruby('東京', 'とうきょう')}<w:r><w:t>に</w:t></w:r>${ruby('住', 'す', '<w:rPr><w:b/></w:rPr>')}<w:r><w:t>む。</w:t></w:r></w:p>`;
+    const [block] = blocks(await docxParser.parse(buildDocx({ body })));
+    expect(block!.text).toBe('私は東京に住む。');
+    expect(block!.html).toBe(
+      '私は<ruby>東京<rt>とうきょう</rt></ruby>に<ruby><strong>住</strong><rt>す</rt></ruby>む。',
+    );
+  });
+
   it('resolves images through the relationships, with their size', async () => {
     const drawing = (rel: string) =>
       `<w:r><w:drawing><wp:inline><wp:extent cx="952500" cy="476250"/><wp:docPr id="1" name="Picture 1" descr="alt"/><a:graphic><a:graphicData><pic:pic><pic:blipFill><a:blip r:embed="${rel}"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;

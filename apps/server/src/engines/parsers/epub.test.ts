@@ -187,6 +187,45 @@ describe('EPUB parser', () => {
     expect((await epubParser.parse(ok)).chapters[0]!.blocks[0]!.text).toBe('x');
   });
 
+  it('keeps MathML as readable text: alttext, else the equation written out', async () => {
+    const epub = await makeEpub([
+      {
+        name: 'a.xhtml',
+        body: `<p>Energy <math alttext="E = mc^2"><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></math> is conserved.</p>
+          <math display="block"><mi>x</mi><mo>=</mo><mfrac><mrow><mo>&#x2212;</mo><mi>b</mi><mo>&#xB1;</mo><msqrt><msup><mi>b</mi><mn>2</mn></msup><mo>&#x2212;</mo><mn>4</mn><mi>a</mi><mi>c</mi></msqrt></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac></math>
+          <p>Sum: <m:math xmlns:m="http://www.w3.org/1998/Math/MathML"><m:munderover><m:mo>&#x2211;</m:mo><m:mrow><m:mi>n</m:mi><m:mo>=</m:mo><m:mn>1</m:mn></m:mrow><m:mi>&#x221E;</m:mi></m:munderover><m:mfrac><m:mn>1</m:mn><m:msup><m:mi>n</m:mi><m:mn>2</m:mn></m:msup></m:mfrac></m:math>.</p>`,
+      },
+    ]);
+    const blocks = (await epubParser.parse(epub)).chapters[0]!.blocks;
+    expect(blocks.map((b) => b.text)).toEqual([
+      'Energy E = mc^2 is conserved.',
+      'x = (−b ± √(b^2 − 4ac))/(2a)',
+      'Sum: ∑_(n = 1)^∞ 1/(n^2).',
+    ]);
+  });
+
+  it('shows the epub:switch case it can render (MathML), else the default, never both', async () => {
+    const epub = await makeEpub([
+      {
+        name: 'a.xhtml',
+        body: `<epub:switch><epub:case required-namespace="http://example.com/unknown"><p>FAIL</p></epub:case><epub:default><p>PASS</p></epub:default></epub:switch>
+          <epub:switch><epub:case required-namespace="http://www.w3.org/1998/Math/MathML"><math><mn>2</mn><mi>x</mi></math></epub:case><epub:default><p>no maths</p></epub:default></epub:switch>`,
+      },
+    ]);
+    const blocks = (await epubParser.parse(epub)).chapters[0]!.blocks;
+    expect(blocks.map((b) => b.text)).toEqual(['PASS', '2x']);
+  });
+
+  it('keeps the text of inline SVG, each text element a word apart, without its descriptions', async () => {
+    const epub = await makeEpub([
+      {
+        name: 'a.xhtml',
+        body: `<div><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><desc>A map</desc><text x="0" y="1">North</text><text x="0" y="9">South</text><text x="5" y="5"><tspan x="5" y="5">East</tspan><tspan x="5" dy="1">coast</tspan></text></svg></div>`,
+      },
+    ]);
+    expect((await epubParser.parse(epub)).chapters[0]!.blocks.map((b) => b.text)).toEqual(['North South East coast']);
+  });
+
   it('gives the same ids on every parse', async () => {
     const epub = await makeEpub([{ name: 'a.xhtml', body: '<h1>T</h1><p>a</p><p>b</p>' }]);
     const a = await epubParser.parse(epub);

@@ -11,7 +11,8 @@ import { imageInfo } from './image-info.ts';
 import { byLocalName, declaresEntities, findAll, findFirst, localName, parseMarkup, textContent } from './markup.ts';
 import type { MarkupElement } from './markup.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
-import { pickChapterNodes } from './toc.ts';
+import { epubType, isRemote, pickChapterEntries, readNav, readNcx } from './epub-toc.ts';
+import type { TocEntry } from './epub-toc.ts';
 import { resolveZipPath, SafeZip } from './zip.ts';
 
 interface ManifestItem {
@@ -19,14 +20,6 @@ interface ManifestItem {
   path: string;
   mediaType: string;
   properties: string[];
-}
-
-interface TocEntry {
-  title: string;
-  path: string;
-  fragment?: string;
-  level: number;
-  children: TocEntry[];
 }
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
@@ -42,12 +35,38 @@ function parseXml(source: string, what: string): MarkupElement {
   return parseMarkup(source);
 }
 
-function epubType(e: MarkupElement): string {
-  return `${e.attrs['epub:type'] ?? ''} ${e.attrs.role ?? ''}`.toLowerCase();
+const IMAGE_EXTENSIONS = /\.(?:jpe?g|png|gif|webp)$/i;
+const MARKUP_EXTENSIONS = /\.(?:x?html?|xml|svg)$/i;
+/** Declared types that are surely not content documents: never read as markup, whatever the name. */
+const NOT_CONTENT =
+  /^(?:text\/(?:css|javascript)|(?:audio|video|font|model)\/|application\/(?:font|vnd\.ms-opentype|x-font|javascript|pdf|zip))/;
+
+/**
+ * What a spine item is, from its media type and, when a sloppy package declares a wrong one
+ * (text/plain, application/octet-stream), from its file name: markup to read, a picture shown as a
+ * page, something to try (`unknown`: read if it looks like markup) or `other` (CSS, fonts...).
+ */
+function spineKind(item: ManifestItem): 'markup' | 'image' | 'unknown' | 'other' {
+  if (/x?html|xml/.test(item.mediaType)) return 'markup';
+  if (IMAGE_TYPES.has(item.mediaType)) return 'image';
+  if (NOT_CONTENT.test(item.mediaType)) return 'other';
+  if (MARKUP_EXTENSIONS.test(item.path)) return 'markup';
+  if (IMAGE_EXTENSIONS.test(item.path)) return 'image';
+  return 'unknown';
 }
 
-function isRemote(src: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//');
+function looksLikeMarkup(text: string): boolean {
+  return /^\s*(?:<\?xml|<!DOCTYPE|<html|<svg|<body)/i.test(text.slice(0, 1024));
+}
+
+/** A content document's text; a damaged entry is skipped like a missing one, a bomb still refuses. */
+async function readContentDocument(zip: SafeZip, path: string): Promise<string | undefined> {
+  try {
+    return await zip.readText(path);
+  } catch (error) {
+    if (error instanceof ParseError && error.key === 'fileCorrupted') return undefined;
+    throw error;
+  }
 }
 
 export const epubParser: BookParser = {
@@ -63,11 +82,15 @@ export const epubParser: BookParser = {
     const container = await zip.readText('META-INF/container.xml');
     if (container) {
       const rootfile = findFirst(parseXml(container, 'container.xml'), byLocalName('rootfile'));
-      opfPath = rootfile?.attrs['full-path'];
+      const fullPath = rootfile?.attrs['full-path'];
+      if (fullPath) opfPath = zip.resolve(resolveZipPath('', fullPath));
     }
-    if (!opfPath || !zip.has(opfPath)) {
-      opfPath = zip.names().find((n) => n.toLowerCase().endsWith('.opf'));
-      if (opfPath) book.warn('META-INF/container.xml missing or wrong; used the first .opf file');
+    if (!opfPath) {
+      // No container (or one naming a missing file): the package document is the .opf in the zip,
+      // the shallowest one if a sloppy tool left several.
+      const candidates = zip.names().filter((n) => n.toLowerCase().endsWith('.opf'));
+      opfPath = candidates.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))[0];
+      if (opfPath) book.warn('META-INF/container.xml missing or wrong; used the .opf file found in the archive');
     }
     if (!opfPath) throw new ParseError('fileCorrupted', 'No EPUB package document (.opf) found');
     const opf = parseXml((await zip.readText(opfPath))!, 'The package document');
@@ -118,11 +141,15 @@ export const epubParser: BookParser = {
     const spine: ManifestItem[] = [];
     for (const ref of spineEl ? findAll(spineEl, byLocalName('itemref')) : []) {
       const item = manifest.get(ref.attrs.idref ?? '');
-      if (item && /x?html|xml/.test(item.mediaType)) spine.push(item);
+      if (!item) book.warn(`Spine item ${ref.attrs.idref ?? '?'} is not in the manifest`);
+      else if (spineKind(item) !== 'other') spine.push(item);
     }
     if (spine.length === 0) {
-      // Broken OPF: fall back to every XHTML file in manifest order.
-      for (const item of manifest.values()) if (/xhtml|html/.test(item.mediaType)) spine.push(item);
+      // Broken OPF: fall back to every content document of the manifest, in its order (the
+      // navigation document is not content: its list of chapters is not the book).
+      for (const item of manifest.values()) {
+        if (spineKind(item) === 'markup' && !item.properties.includes('nav')) spine.push(item);
+      }
       if (spine.length) book.warn('Empty spine; used every XHTML file of the manifest');
     }
     if (spine.length === 0) throw new ParseError('fileCorrupted', 'The EPUB has no readable content documents');
@@ -171,9 +198,27 @@ export const epubParser: BookParser = {
     const linkTargets = new Set<string>();
     for (const item of spine) {
       throwIfAborted(options.signal);
-      const text = await zip.readText(item.path);
+      if (spineKind(item) === 'image') {
+        // A page that is a picture (comics, fixed layout): an image block, as if an <img> showed it.
+        const page: MarkupElement = { kind: 'element', name: '#root', attrs: {}, children: [] };
+        // The src is resolved like an href: escape what would read as %-escapes or a fragment.
+        page.children.push({
+          kind: 'element',
+          name: 'img',
+          attrs: { src: `/${item.path.split('/').map(encodeURIComponent).join('/')}` },
+          children: [],
+          parent: page,
+        });
+        docs.push({ item, root: page, ids: new Set() });
+        continue;
+      }
+      const text = await readContentDocument(zip, item.path);
       if (text === undefined) {
-        book.warn(`Missing content document ${item.path}`);
+        book.warn(`Missing or unreadable content document ${item.path}`);
+        continue;
+      }
+      if (spineKind(item) === 'unknown' && !looksLikeMarkup(text)) {
+        book.warn(`Spine item ${item.path} (${item.mediaType}) is not a content document`);
         continue;
       }
       const root = parseXml(text, item.path);
@@ -274,6 +319,13 @@ export const epubParser: BookParser = {
       options.onProgress?.(0.1 + (0.8 * (index + 1)) / docs.length);
     });
 
+    if (!book.chapters.some((c) => c.blocks.some((b) => b.text.trim()))) {
+      // Pictures only (a comic, a fixed-layout book of drawings): nothing to read or translate,
+      // and the navigation document's list of chapters is not the book. Refused before its pictures
+      // are inflated.
+      throw new ParseError('noTextFound', 'The EPUB has no text, only images');
+    }
+
     // 9. Load the images the blocks refer to; drop references to missing or unsupported ones.
     const loaded = new Set<string>();
     for (const [path, id] of imagePaths) {
@@ -301,94 +353,3 @@ export const epubParser: BookParser = {
     return result;
   },
 };
-
-function readNav(root: MarkupElement, navPath: string): TocEntry[] {
-  const navs = findAll(root, byLocalName('nav'));
-  const nav = navs.find((n) => /\btoc\b/.test(epubType(n))) ?? navs[0];
-  if (!nav) return [];
-  const list = findFirst(nav, (e) => localName(e.name) === 'ol' || localName(e.name) === 'ul');
-  if (!list) return [];
-  const readList = (ol: MarkupElement, level: number): TocEntry[] => {
-    const out: TocEntry[] = [];
-    for (const li of ol.children) {
-      if (li.kind !== 'element' || localName(li.name) !== 'li') continue;
-      const link = findFirst(li, (e) => localName(e.name) === 'a' && !!e.attrs.href);
-      const label = li.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && (localName(c.name) === 'a' || localName(c.name) === 'span'),
-      );
-      const sub = li.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && (localName(c.name) === 'ol' || localName(c.name) === 'ul'),
-      );
-      const children = sub ? readList(sub, level + 1) : [];
-      const href = link?.attrs.href;
-      if (href && !isRemote(href)) {
-        const hash = href.indexOf('#');
-        const entry: TocEntry = {
-          title: textContent(label ?? link!),
-          path: resolveZipPath(navPath, href),
-          level,
-          children,
-        };
-        if (hash !== -1) entry.fragment = href.slice(hash + 1);
-        out.push(entry);
-      } else if (children.length) {
-        out.push({
-          title: textContent(label ?? li),
-          path: children[0]!.path,
-          level,
-          children,
-          fragment: children[0]!.fragment,
-        });
-      }
-    }
-    return out;
-  };
-  return readList(list, 1);
-}
-
-function readNcx(root: MarkupElement, ncxPath: string): TocEntry[] {
-  const navMap = findFirst(root, byLocalName('navmap'));
-  if (!navMap) return [];
-  const readPoints = (parent: MarkupElement, level: number): TocEntry[] => {
-    const out: TocEntry[] = [];
-    for (const point of parent.children) {
-      if (point.kind !== 'element' || localName(point.name) !== 'navpoint') continue;
-      const label = point.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && localName(c.name) === 'navlabel',
-      );
-      const content = point.children.find(
-        (c): c is MarkupElement => c.kind === 'element' && localName(c.name) === 'content',
-      );
-      const src = content?.attrs.src;
-      const children = readPoints(point, level + 1);
-      if (!src) {
-        out.push(...children);
-        continue;
-      }
-      const hash = src.indexOf('#');
-      const entry: TocEntry = {
-        title: label ? textContent(label) : '',
-        path: resolveZipPath(ncxPath, src),
-        level,
-        children,
-      };
-      if (hash !== -1) entry.fragment = src.slice(hash + 1);
-      out.push(entry);
-    }
-    return out;
-  };
-  return readPoints(navMap, 1);
-}
-
-/** Chapters are the TOC entries picked by pickChapterNodes, limited to those that point into the spine. */
-function pickChapterEntries(toc: TocEntry[], spinePaths: Set<string>): TocEntry[] {
-  const level = pickChapterNodes(toc).map(({ node, level: depth }) => ({ ...node, level: depth }));
-  const seen = new Set<string>();
-  return level.filter((e) => {
-    if (!spinePaths.has(e.path)) return false;
-    const key = `${e.path}#${e.fragment ?? ''}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

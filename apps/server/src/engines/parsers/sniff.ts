@@ -22,9 +22,27 @@ const KNOWN_BINARY: [string, number[]][] = [
   ['MOBI/PalmDB', [0x42, 0x4f, 0x4f, 0x4b, 0x4d, 0x4f, 0x42, 0x49]],
 ];
 
+/**
+ * Word formats older than Word 6, which wrote no compound file: Word for Windows 1.x and 2.x (FIB
+ * magic 0xA59B / 0xA5DB with nFib below 101), Word for DOS and Windows Write (0xBE31 or 0xBE32, then
+ * 0x0000 and 0xAB00), Word for the Macintosh 4 and 5 (0x37FE then 0x1C00 or 0x2300).
+ */
+function isPreWord6(input: Buffer): boolean {
+  if (input.length < 6) return false;
+  const magic = input.readUInt16LE(0);
+  if ((magic === 0xa59b || magic === 0xa5db) && input.readUInt16LE(2) < 101) return true;
+  if ((magic === 0xbe31 || magic === 0xbe32) && input.readUInt16LE(2) === 0 && input.readUInt16LE(4) === 0xab00) {
+    return true;
+  }
+  return startsWith(input, [0xfe, 0x37, 0x00, 0x1c]) || startsWith(input, [0xfe, 0x37, 0x00, 0x23]);
+}
+
 /** Sniffs the format; never throws. */
 export function sniff(input: Buffer): SniffResult {
-  const fail = (key: 'unsupportedFileType' | 'emptyFile' | 'fileCorrupted', message: string): SniffResult => ({
+  const fail = (
+    key: 'unsupportedFileType' | 'emptyFile' | 'fileCorrupted' | 'formatTooOld',
+    message: string,
+  ): SniffResult => ({
     ok: false,
     error: new ParseError(key, message),
   });
@@ -42,6 +60,7 @@ export function sniff(input: Buffer): SniffResult {
     return fail('unsupportedFileType', 'A ZIP archive that is neither EPUB nor DOCX');
   }
   if (startsWith(input, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { ok: true, format: 'doc' };
+  if (isPreWord6(input)) return fail('formatTooOld', 'A Word document older than Word 6 (1993)');
   for (const [name, magic] of KNOWN_BINARY) {
     if (startsWith(input, magic)) return fail('unsupportedFileType', `The file is a ${name}`);
   }

@@ -149,7 +149,8 @@ export class SafeZip {
     this.limits = limits;
     // A name listed twice: the later entry wins (what extracting tools do).
     for (const entry of entries) if (!entry.name.endsWith('/')) this.files.set(entry.name, entry);
-    this.lowerNames = new Map([...this.files.keys()].map((n) => [n.toLowerCase(), n]));
+    // Sloppy archives: names in another case than the package says, or with Windows separators.
+    this.lowerNames = new Map([...this.files.keys()].map((n) => [n.toLowerCase().replaceAll('\\', '/'), n]));
   }
 
   static async open(input: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<SafeZip> {
@@ -177,10 +178,21 @@ export class SafeZip {
     return [...this.files.keys()];
   }
 
-  /** Finds an entry by exact path, falling back to a case-insensitive match (common in sloppy EPUBs). */
+  /**
+   * Finds an entry by exact path, else case-insensitively (common in sloppy EPUBs), else under the
+   * %-escaped form of its name: some tools store "a%20b.xhtml" literally, which a decoded href
+   * ("a b.xhtml") does not match.
+   */
   resolve(path: string): string | undefined {
     if (this.files.has(path)) return path;
-    return this.lowerNames.get(path.toLowerCase());
+    const lower = path.toLowerCase();
+    const found = this.lowerNames.get(lower);
+    if (found !== undefined) return found;
+    try {
+      return this.lowerNames.get(encodeURI(lower).toLowerCase());
+    } catch {
+      return undefined; // a lone surrogate cannot be escaped, and names no entry
+    }
   }
 
   /** The uncompressed size the central directory declares for an entry. */

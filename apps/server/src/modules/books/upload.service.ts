@@ -107,10 +107,13 @@ export class UploadService {
     const extension = path.extname(file.filename).slice(1).toLowerCase();
     if (!['pdf', 'txt', 'docx', 'doc', 'epub'].includes(extension)) throw fail('unsupportedFileType');
     const sniffed = sniff(file.data);
-    if (!sniffed.ok)
-      throw fail(sniffed.error.key === 'emptyFile' ? 'emptyFile' : 'unsupportedFileType', {
+    if (!sniffed.ok) {
+      // An empty file and a Word older than Word 6 deserve their own message; anything else is a type we do not read.
+      const key = sniffed.error.key;
+      throw fail(key === 'emptyFile' || key === 'formatTooOld' ? key : 'unsupportedFileType', {
         detail: sniffed.error.message,
       });
+    }
     // The content decides; a .txt that is really an EPUB is read as an EPUB. A binary named .txt is not a text.
     if (extension !== sniffed.format && !(extension === 'doc' && sniffed.format === 'docx')) {
       this.d.logger.info({ extension, sniffed: sniffed.format }, 'file extension does not match its content');

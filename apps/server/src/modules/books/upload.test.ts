@@ -52,6 +52,12 @@ describe('uploading files', () => {
       '10.0.0.1',
     );
     expect(empty.data.key).toBe('emptyFile');
+    // Word for Windows 2.0 wrote no compound file: its FIB starts the file.
+    const word2 = Buffer.alloc(2048);
+    word2.writeUInt16LE(0xa5db, 0);
+    word2.writeUInt16LE(45, 2);
+    const old = await uploadFile(t, '/api/book/upload', { name: 'old.doc', data: word2 }, token, {}, '10.0.0.1');
+    expect(old.data.key).toBe('formatTooOld');
   });
 
   it('refuses a file over the size limit with 413 fileTooLarge', async () => {
