@@ -128,7 +128,7 @@ describe('upload wizard: what the file declares', () => {
     expect((screen.getByLabelText('Author') as HTMLInputElement).value).toBe('Herman Melville');
     expect((screen.getByLabelText('Description') as HTMLTextAreaElement).value).toBe('A whale of a tale.');
     const note = screen.getByTestId('info-from-file');
-    expect(note.textContent).toContain('come from the file itself');
+    expect(note.textContent).toContain('Filled in from the file itself');
     expect(within(note).getByRole('img', { name: 'Cover found in the file' }).getAttribute('src')).toBe(
       '/api/media/covers/c-thumb.jpg?sig=s',
     );
