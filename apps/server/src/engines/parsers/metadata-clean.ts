@@ -43,7 +43,7 @@ const FILE_EXTENSION =
 
 /** Titles and descriptions that only hold a place (any language the interface speaks, and a few more). */
 const PLACEHOLDER =
-  /^(untitled( document)?|no title|none|null|n\/a|title|subject|description|document|new document|doc|book|ebook|pdf|slide|presentation|microsoft word document|word document|pdf document|scanned document|scan|image|img|sans titre|sans nom|sin t[ií]tulo|ohne titel|unbenannt|senza titolo|без названия|безымянный|тема|無題|无题|无标题(文档)?|未命名|未命名文档|新建文档|新建 ?microsoft word 文档|文档|标题|主题|題名なし|タイトルなし|제목 ?없음|제목)[\s_#-]*\d*$/i;
+  /^(untitled( document)?|no title|none|null|n\/a|title|subject|description|document|new document|doc|book|ebook|pdf|slide|presentation|microsoft word document|word document|pdf document|scanned document|scan|image|img|sans titre|sans nom|sin t[ií]tulo|ohne titel|unbenannt|senza titolo|без названия|безымянный|тема|無題|无题|无标题(文档)?|未命名|未命名文档|新建文档|新建 ?microsoft word 文档|文档|标题|主题|題名なし|タイトルなし|제목 ?없음|제목)[\s_#-]*[\d.]*$/i;
 
 /** What programs write where a title should be, whatever the file's own producer fields say. */
 const PROGRAM_TITLE =
@@ -54,7 +54,7 @@ const PRINTED_FROM = /^(microsoft (office )?)?(word|powerpoint|excel|outlook)\s+
 
 /** Accounts and machines that office programs take for the author. */
 const ACCOUNT_AUTHOR =
-  /^(admin|administrator|administrador|administrateur|user|users|owner|windows user|microsoft office user|office user|microsoft|unknown|anonymous|anonyme|anónimo|author|authors|auteur|autor|your name|name|preferred customer|valued customer|registered user|default|guest|test|home|pc|dell|hp|lenovo|acer|asus|toshiba|localuser|root|system|作者|佚名|无名氏|無名氏|不署撰人|不详|不詳|未知|用户|用戶|微软用户|微軟用戶|微软中国|微软|管理员|系统管理员|ユーザー|사용자)$/i;
+  /^(admin|administrator|administrador|administrateur|user|users|owner|windows user|microsoft office user|office user|microsoft|unknown|anonymous|anonyme|anónimo|author|authors|auteur|autor|your name|name|preferred customer|valued customer|registered user|default|guest|test|home|pc|dell|hp|lenovo|acer|asus|toshiba|localuser|root|system|作者|佚名|无名氏|無名氏|不署撰人|不详|不詳|未知|用户|用戶|微软用户|微軟用戶|微软中国|微软|管理员|系统管理员|ユーザー|사용자)[\s_#-]*[\d.]*$/i;
 
 const hasLetter = (text: string) => /\p{L}/u.test(text);
 
@@ -110,6 +110,7 @@ export function cleanAuthor(value: string | undefined, producers: (string | unde
   if (!/\s/.test(text)) {
     // One token: a login ("vbiryukova", "i"), a machine ("office-2007", "PC-2014") or an address.
     if (/^[a-z0-9._-]+$/.test(text) || /\d/.test(text) || text.includes('@')) return undefined;
+    if (/^\p{L}+[._]\p{L}+$/u.test(text)) return undefined; // "Lorraine.wise"
   }
   return shorten(text, MAX_AUTHOR - 1); // the ellipsis included
 }

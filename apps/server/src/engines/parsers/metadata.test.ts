@@ -62,6 +62,16 @@ const EXPECTED: [file: string, title: string | undefined, author: string | undef
   ['corpus/docx/zh-mixed-short.docx', undefined, undefined], // author "pc"
   ['wild/docx/zh-fields-nested-instrtext.docx', undefined, undefined], // author "i"
   ['wild/docx/ru-uz-en-mixed-textbox-notes-table.docx', 'Русский вариант', undefined], // author "vbiryukova"
+  // Word 97-2003 summary information.
+  [
+    'corpus/doc/en-parental-involvement-guidance.doc',
+    'Parental Involvement: Title I, Part A Non-Regulatory Guidance (MS WORD)',
+    undefined,
+  ], // author "Lorraine.wise"
+  ['wild/doc/en-fields-footnote-endnote.doc', undefined, 'Fridrich Strba'],
+  ['wild/doc/fr-word6-fast-saved-fax-form.doc', 'KATALYSE', undefined], // author "Preferred Customer"
+  ['wild/doc/ru-word6-setup-text-cp1251.doc', undefined, undefined], // "Document 6.1" by "Author 6.1"
+  ['corpus/doc/broken-bad-header.doc', undefined, undefined],
   ['corpus/txt/en-sherlock-holmes-utf8-bom-crlf.txt', 'The Adventures of Sherlock Holmes', 'Arthur Conan Doyle'],
   ['corpus/txt/en-pride-and-prejudice-cp1252-crlf.txt', 'Pride and Prejudice', 'Jane Austen'],
   ['corpus/txt/ja-wagahai-neko-sjis-crlf.txt', '吾輩は猫である', '夏目漱石'],
@@ -346,6 +356,22 @@ describe('hostile files', { timeout: 20_000 }, () => {
       'epub',
     );
     expect(fake).toEqual({ title: 'Covered' });
+  });
+
+  it('ends on an OLE file whose allocation table loops', async () => {
+    const file = Buffer.alloc(512 * 4);
+    Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(file);
+    file.writeUInt16LE(9, 0x1e); // 512-byte sectors
+    file.writeUInt16LE(6, 0x20);
+    file.writeUInt32LE(1, 0x2c); // one FAT sector: sector 0
+    file.writeUInt32LE(1, 0x30); // the directory starts at sector 1
+    file.writeUInt32LE(4096, 0x38);
+    file.writeUInt32LE(0, 0x4c);
+    for (let i = 1; i < 128; i++) file.writeUInt32LE(0xffffffff, 0x4c + i * 4);
+    // FAT (sector 0, at offset 512): sector 1 → 2 → 1 → …
+    file.writeUInt32LE(2, 512 + 4);
+    file.writeUInt32LE(1, 512 + 8);
+    expect(await readFileMetadata(file, 'doc')).toEqual({});
   });
 
   it('returns nothing for formats and files it cannot read', async () => {

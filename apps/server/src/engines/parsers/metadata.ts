@@ -1,7 +1,8 @@
 /**
  * The title, author, description and cover a book file declares, read at upload time, in the API
  * request: no parse of the text, only the few parts that hold them (EPUB: the package document; DOCX:
- * docProps; PDF: the Info dictionary and XMP, see metadata-pdf.ts; TXT: a Project Gutenberg-style,
+ * docProps; PDF: the Info dictionary and XMP, see metadata-pdf.ts; DOC: the summary information,
+ * see metadata-ole.ts; TXT: a Project Gutenberg-style,
  * Aozora Bunko or Chinese header at the top). Every read is capped (the ZIP caps of zip.ts, small
  * byte limits per part) and the package document is scanned flat, in linear time, rather than built
  * into a tree, so a hostile file costs milliseconds. Values that are not really a title or an author
@@ -10,6 +11,7 @@
 import { imageInfo } from './image-info.ts';
 import { decodeEntities, declaresEntities } from './markup.ts';
 import { cleanMetadata, type CleanMetadata, type RawMetadata } from './metadata-clean.ts';
+import { readOleMetadata } from './metadata-ole.ts';
 import { readPdfMetadata } from './metadata-pdf.ts';
 import { decodeText } from './txt.ts';
 import type { BookFormat } from './types.ts';
@@ -38,8 +40,7 @@ export async function readFileMetadata(input: Buffer, format: BookFormat): Promi
       case 'txt':
         return cleanMetadata(textHeaderMetadata(textHead(input)));
       case 'doc':
-        // Word 97-2003 keeps these in an OLE property set; not read yet (the file name is the fallback).
-        return {};
+        return cleanMetadata(readOleMetadata(input));
     }
   } catch {
     return {};
