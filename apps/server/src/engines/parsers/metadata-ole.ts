@@ -8,6 +8,8 @@ import type { RawMetadata } from './metadata-clean.ts';
 const MAGIC = Buffer.from('d0cf11e0a1b11ae1', 'hex');
 const END_OF_CHAIN = 0xfffffffe;
 const MAX_STREAM = 256 * 1024;
+/** Directories and mini streams of real documents are far smaller; a lying header gets no more. */
+const MAX_TABLE = 4 * 1024 * 1024;
 
 /** Windows code pages of the property set → WHATWG labels. */
 function decoderFor(codePage: number): TextDecoder {
@@ -44,7 +46,8 @@ class CompoundFile {
     this.sectorCount = Math.floor((data.length - this.sectorSize) / this.sectorSize) + 1;
     // The FAT's own sectors: 109 listed in the header, the rest in a chain of DIFAT sectors.
     const fatSectors: number[] = [];
-    const fatCount = Math.min(data.readUInt32LE(0x2c), this.sectorCount);
+    // No more FAT sectors than it takes to map every sector of the file, whatever the header says.
+    const fatCount = Math.min(data.readUInt32LE(0x2c), Math.ceil(this.sectorCount / (this.sectorSize / 4)) + 1);
     for (let i = 0; i < 109 && fatSectors.length < fatCount; i++) fatSectors.push(data.readUInt32LE(0x4c + i * 4));
     let difat = data.readUInt32LE(0x44);
     for (let hops = 0; fatSectors.length < fatCount && difat < this.sectorCount && hops < this.sectorCount; hops++) {
@@ -89,7 +92,7 @@ class CompoundFile {
 
   /** A stream by name, from the root storage's entries. */
   stream(name: string): Buffer | undefined {
-    const directory = this.chain(this.data.readUInt32LE(0x30), this.sectorCount * this.sectorSize);
+    const directory = this.chain(this.data.readUInt32LE(0x30), MAX_TABLE);
     const entries = [];
     for (let at = 0; at + 128 <= directory.length; at += 128) {
       const nameLength = Math.min(64, directory.readUInt16LE(at + 0x40));
@@ -106,8 +109,11 @@ class CompoundFile {
     if (entry.size >= this.data.readUInt32LE(0x38)) return this.chain(entry.start, entry.size);
     // Small streams live in the mini stream (the root's chain), in 64-byte sectors with their own table.
     const miniUnit = 1 << this.data.readUInt16LE(0x20);
-    const miniStream = this.chain(root.start, Math.min(root.size, this.data.length));
-    const miniFatBytes = this.chain(this.data.readUInt32LE(0x3c), this.data.readUInt32LE(0x40) * this.sectorSize);
+    const miniStream = this.chain(root.start, Math.min(root.size, MAX_TABLE));
+    const miniFatBytes = this.chain(
+      this.data.readUInt32LE(0x3c),
+      Math.min(this.data.readUInt32LE(0x40) * this.sectorSize, MAX_TABLE),
+    );
     const miniFat: number[] = [];
     for (let i = 0; i + 4 <= miniFatBytes.length; i += 4) miniFat.push(miniFatBytes.readUInt32LE(i));
     return this.chain(
