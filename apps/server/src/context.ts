@@ -8,7 +8,7 @@ import { AccessEvents } from './lib/access-events.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
-import { BooksService } from './modules/books/books.service.ts';
+import { BooksService, thumbKey } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
 import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
@@ -94,6 +94,7 @@ export function createServices(infra: Infrastructure): Services {
     queue: infra.queue,
     logger: infra.logger,
     storeCover: (data) => books.storeCover(data),
+    coverUrl: (key) => books.mediaUrl(thumbKey(key)),
     points: pointsService,
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),

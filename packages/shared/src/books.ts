@@ -28,6 +28,34 @@ export const BOOK_FORMATS = ['pdf', 'txt', 'docx', 'doc', 'epub'] as const;
 export type BookFormatName = (typeof BOOK_FORMATS)[number];
 export const BOOK_FILE_EXTENSIONS = BOOK_FORMATS.map((f) => `.${f}`);
 
+/**
+ * The title a file name suggests: the name without its extension, underscores read as spaces. The
+ * wizard's and Path A's fallback when the file says nothing usable about itself (SPEC §5.4).
+ */
+export function titleFromFileName(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const base = dot > 0 ? name.slice(0, dot) : name;
+  return base.replace(/_+/g, ' ').trim() || name;
+}
+
+/** What an uploaded file says about itself; null where it says nothing usable. */
+export const FileMetadata = z.object({
+  title: z.string().nullable(),
+  author: z.string().nullable(),
+  description: z.string().nullable(),
+  /** The cover found in the file (a signed thumbnail URL). */
+  coverUrl: z.string().nullable(),
+});
+export type FileMetadata = z.infer<typeof FileMetadata>;
+
+/** The answer of an upload (Path B `/book/upload`); `metadata` pre-fills the wizard's info step. */
+export const UploadedFile = z.object({
+  fileId: z.string(),
+  format: z.string(),
+  metadata: FileMetadata,
+});
+export type UploadedFile = z.infer<typeof UploadedFile>;
+
 /** 1 = public, 0 = private (SPEC §3.2). */
 export const BookStatus = z.union([z.literal(0), z.literal(1)]);
 
@@ -60,6 +88,13 @@ export const SaveNewBody = z.object({
   originalLanguage: z.string().max(10).optional(),
 });
 export type SaveNewBody = z.infer<typeof SaveNewBody>;
+
+/**
+ * Path A's `/book/save/{id}` data: as saveNew, but the title may be left out, and then is the file's
+ * own (else its name), as a title left at the file-name default is in both paths.
+ */
+export const SaveBookBody = SaveNewBody.extend({ bookName: z.string().trim().max(300).optional() });
+export type SaveBookBody = z.infer<typeof SaveBookBody>;
 
 export const UploadCount = z.object({
   today: z.number(),

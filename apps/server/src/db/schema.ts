@@ -117,6 +117,16 @@ export interface FilesTable {
   original_name: string;
   created_by: number | null;
   created_at: CreatedAt;
+  /** What the file says about itself (modules/books/file-metadata.ts); null until read. */
+  metadata: ColumnType<StoredFileMetadata | null, string | null | undefined, string | null>;
+}
+
+export interface StoredFileMetadata {
+  title?: string;
+  author?: string;
+  description?: string;
+  /** The cover found in the file, stored by storeCover (a thumbnail beside it). */
+  coverKey?: string;
 }
 
 export interface UploadEventsTable {

@@ -8,6 +8,7 @@ import type {
   StageState,
   UpdateBookBody,
   UploadCount,
+  UploadedFile,
 } from '@yidu/shared/books';
 import { api, request } from './client.ts';
 import { uploadFile, type UploadOptions } from './upload.ts';
@@ -58,7 +59,7 @@ export const booksApi = {
 export const uploadApi = {
   count: () => api.get<UploadCount>('/book/upload/count'),
   upload: (file: File, options: Pick<UploadOptions, 'onProgress' | 'signal'> = {}) =>
-    uploadFile<{ fileId: string; format: string }>('/book/upload', file, options),
+    uploadFile<UploadedFile>('/book/upload', file, options),
   saveNew: (body: SaveNewBody) => api.post<{ requestId: string }>('/book/saveNew', body),
   /** Starts the stage once; calling it again polls it. */
   stage: (stage: WorkStage, requestId: string, extra: { userLanguage?: string; bookName?: string } = {}) =>

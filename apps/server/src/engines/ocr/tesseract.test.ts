@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ParseError } from '../parsers/errors.ts';
 import { pdfParser } from '../parsers/pdf.ts';
 import { cleanLine, hasOcrLanguage, removeHanSpaces, TesseractEngine } from './tesseract.ts';
@@ -47,12 +48,22 @@ describe('tesseract OCR', () => {
   });
 
   it('reads Japanese and Traditional Chinese with the installed models', async () => {
-    expect(engine.languages).toEqual(expect.arrayContaining(['en', 'zh', 'zh-TW', 'jp']));
+    // Links left dangling in the language folder by a deleted checkout must not break OCR.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'yidu-ocr-test-'));
+    mkdirSync(path.join(folder, 'lang'));
+    for (const lang of ['jpn', 'chi_tra'])
+      symlinkSync(`/nonexistent/checkout/${lang}.traineddata.gz`, path.join(folder, 'lang', `${lang}.traineddata.gz`));
+    const fresh = new TesseractEngine({ folder });
+    onTestFinished(async () => {
+      await fresh.dispose();
+      rmSync(folder, { recursive: true, force: true });
+    });
+    expect(fresh.languages).toEqual(expect.arrayContaining(['en', 'zh', 'zh-TW', 'jp']));
     expect(hasOcrLanguage('jp') && hasOcrLanguage('zh-TW')).toBe(true);
-    const jp = await engine.recognize(renderLines(['吾輩は猫である。', '名前はまだ無い。']), ['jp']);
+    const jp = await fresh.recognize(renderLines(['吾輩は猫である。', '名前はまだ無い。']), ['jp']);
     expect(jp.text).toContain('は猫である');
     expect(jp.text).toContain('名前はまだ無い');
-    const tw = await engine.recognize(renderLines(['繁體中文的測試。', '臺灣圖書館與學習']), ['zh-TW']);
+    const tw = await fresh.recognize(renderLines(['繁體中文的測試。', '臺灣圖書館與學習']), ['zh-TW']);
     expect(tw.text).toContain('繁體中文的測試');
     expect(tw.text).toContain('臺灣圖書館與學習');
   });

@@ -2,13 +2,12 @@
  * tesseract.js engine. Trained data comes from the @tesseract.js-data packages on disk: nothing is
  * downloaded at run time. One worker per language set is kept and reused (start-up costs ~0.5 s).
  */
-import { mkdirSync, existsSync, symlinkSync, copyFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createWorker } from 'tesseract.js';
 import type Tesseract from 'tesseract.js';
 import { ParseError } from '../parsers/errors.ts';
+import { installFolder, MissingLanguageData, prepareLangFolder, traineddataPath } from './lang-data.ts';
 import type { OcrEngine, OcrLine, OcrResult } from './types.ts';
 
 /**
@@ -24,19 +23,6 @@ export const TESSERACT_LANGUAGES: Record<string, string> = {
   ja: 'jpn',
 };
 
-const require = createRequire(import.meta.url);
-
-/** The traineddata of a language from its @tesseract.js-data package, or undefined when not installed. */
-function traineddataPath(lang: string): string | undefined {
-  try {
-    const pkg = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
-    const file = path.join(pkg, '4.0.0_best_int', `${lang}.traineddata.gz`);
-    return existsSync(file) ? file : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const available = new Map<string, boolean>();
 
 /** True when the traineddata for this reading language is installed (checked once per language). */
@@ -51,25 +37,14 @@ export function hasOcrLanguage(code: string): boolean {
   return ok;
 }
 
-/**
- * tesseract.js wants every traineddata in one folder; each data package has its own, so link them
- * (only the languages asked for: a missing package must not break the others).
- */
-function prepareLangPath(langs: string[]): string {
-  const dir = path.join(os.tmpdir(), 'yidu-tesseract', 'lang');
-  mkdirSync(dir, { recursive: true });
-  for (const lang of langs) {
-    const target = path.join(dir, `${lang}.traineddata.gz`);
-    if (existsSync(target)) continue;
-    const source = traineddataPath(lang);
-    if (!source) throw new ParseError('ocrUnavailable', `No OCR model installed for ${lang}`);
-    try {
-      symlinkSync(source, target);
-    } catch {
-      copyFileSync(source, target);
-    }
+/** The folder of traineddata links for `langs` under `folder` (see lang-data.ts). */
+function prepareLangPath(langs: string[], folder: string): string {
+  try {
+    return prepareLangFolder(langs, path.join(folder, 'lang'));
+  } catch (error) {
+    if (error instanceof MissingLanguageData) throw new ParseError('ocrUnavailable', error.message);
+    throw error;
   }
-  return dir;
 }
 
 const HAN_GAP =
@@ -130,13 +105,19 @@ export class TesseractEngine implements OcrEngine {
   readonly languages = Object.keys(TESSERACT_LANGUAGES).filter(hasOcrLanguage);
   private workers = new Map<string, Promise<Tesseract.Worker>>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Where the language data links and tesseract's cache live: this install's folder unless a test says. */
+  private readonly folder: string;
+
+  constructor(options: { folder?: string } = {}) {
+    this.folder = options.folder ?? installFolder();
+  }
 
   private worker(langs: string[]): Promise<Tesseract.Worker> {
     const key = langs.join('+');
     let worker = this.workers.get(key);
     if (!worker) {
-      const langPath = prepareLangPath(langs);
-      const cachePath = path.join(os.tmpdir(), 'yidu-tesseract', 'cache');
+      const langPath = prepareLangPath(langs, this.folder);
+      const cachePath = path.join(this.folder, 'cache');
       mkdirSync(cachePath, { recursive: true });
       worker = createWorker(langs, 1, { langPath, cachePath, gzip: true, cacheMethod: 'none' });
       this.workers.set(key, worker);

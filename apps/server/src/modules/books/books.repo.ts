@@ -8,6 +8,7 @@ import type {
   BookRow,
   BooksTable,
   FileRow,
+  StoredFileMetadata,
   UploadRequestRow,
   UploadRequestsTable,
   UserBookRow,
@@ -56,7 +57,7 @@ export class BooksRepo {
   }
 
   /** Inserts a file row; when the same content raced in meanwhile, returns the existing row. */
-  async insertFile(file: Omit<FileRow, 'created_at'>): Promise<FileRow> {
+  async insertFile(file: Omit<FileRow, 'created_at' | 'metadata'>): Promise<FileRow> {
     const inserted = await this.db
       .insertInto('files')
       .values(file)
@@ -64,6 +65,14 @@ export class BooksRepo {
       .returningAll()
       .executeTakeFirst();
     return inserted ?? (await this.findFileBySha(file.sha256))!;
+  }
+
+  async setFileMetadata(id: string, metadata: StoredFileMetadata): Promise<void> {
+    await this.db
+      .updateTable('files')
+      .set({ metadata: JSON.stringify(metadata) })
+      .where('id', '=', id)
+      .execute();
   }
 
   async recordUpload(ip: string, userId: number, fileId: string): Promise<void> {

@@ -4,10 +4,12 @@ import {
   BookSummary,
   LibraryPage,
   LibraryQuery,
+  SaveBookBody,
   SaveNewBody,
   StageState,
   UpdateBookBody,
   UploadCount,
+  UploadedFile,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
@@ -58,9 +60,10 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
       schema: {
         tags,
         security,
-        summary: 'Upload a book file (multipart field "file")',
+        summary:
+          'Upload a book file (multipart field "file"); metadata: the title, author, description and cover the file declares',
         consumes: ['multipart/form-data'],
-        response: { 200: envelopeOf(z.object({ fileId: z.string(), format: z.string() })) },
+        response: { 200: envelopeOf(UploadedFile) },
       },
     },
     async (request) => {
@@ -176,7 +179,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         security,
         summary: 'Upload a book file (Path A)',
         consumes: ['multipart/form-data'],
-        response: { 200: envelopeOf(z.object({ id: z.string(), fileId: z.string(), format: z.string() })) },
+        response: { 200: envelopeOf(UploadedFile.extend({ id: z.string() })) },
       },
     },
     async (request) => {
@@ -193,7 +196,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         tags,
         security,
         summary:
-          'Save and process an uploaded file in one go (multipart field "data": the saveNew JSON without fileId)',
+          'Save and process an uploaded file in one go (multipart field "data": the saveNew JSON without fileId; bookName may be left out for the title the file declares)',
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string().min(1).max(64) }),
         response: { 200: envelopeOf(z.object({ requestId: z.string() })) },
@@ -213,7 +216,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
       } catch {
         throw fail('badRequest', { field: 'data' });
       }
-      const parsed = SaveNewBody.safeParse({ ...(data as object), fileId: request.params.id });
+      const parsed = SaveBookBody.safeParse({ ...(data as object), fileId: request.params.id });
       if (!parsed.success)
         throw fail('badRequest', {
           issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),

@@ -4,9 +4,10 @@ import {
   findLanguage,
   STAGE_FAILURE_MESSAGES,
   UPLOAD_STAGES,
-  type SaveNewBody,
+  type SaveBookBody,
   type StageState,
   type UploadCount,
+  type UploadedFile,
   type UploadStage,
 } from '@yidu/shared';
 import type { Config } from '../../config/env.ts';
@@ -23,6 +24,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { PointsService } from '../points/points.service.ts';
 import type { BooksRepo } from './books.repo.ts';
 import { newBookCode } from './book-code.ts';
+import { bookInfo, FileMetadataStore } from './file-metadata.ts';
 import { paginate } from './paginate.ts';
 
 /** Translates a book title; provided by the translation engine layer once it is configured. */
@@ -63,6 +65,8 @@ interface Deps {
   translateTitle?: TitleTranslator | undefined;
   /** Stores a cover image with its thumbnail and returns its key. */
   storeCover: (data: Buffer) => Promise<string>;
+  /** The signed URL of a stored cover's thumbnail. */
+  coverUrl: (key: string) => string | null;
   /** Pays for the optional processing the uploader asked for (footnote splitting, OCR). */
   points: PointsService;
 }
@@ -74,8 +78,10 @@ interface Deps {
  */
 export class UploadService {
   private readonly d: Deps;
+  private readonly metadata: FileMetadataStore;
   constructor(deps: Deps) {
     this.d = deps;
+    this.metadata = new FileMetadataStore(deps);
   }
 
   // ---------- files ----------
@@ -93,11 +99,7 @@ export class UploadService {
   }
 
   /** Stores an uploaded book file once per content hash and counts the upload against the IP limits. */
-  async upload(
-    userId: number,
-    ip: string,
-    file: { filename: string; data: Buffer },
-  ): Promise<{ fileId: string; format: string }> {
+  async upload(userId: number, ip: string, file: { filename: string; data: Buffer }): Promise<UploadedFile> {
     const counts = await this.counts(ip);
     if (counts.today >= counts.dailyLimit || counts.thisMonth >= counts.monthlyLimit) {
       throw fail('uploadLimitReached', { ...counts });
@@ -136,14 +138,15 @@ export class UploadService {
       });
     }
     await this.d.repo.recordUpload(ip, userId, stored.id);
-    return { fileId: stored.id, format: stored.format };
+    const metadata = await this.metadata.of(stored, file.data);
+    return { fileId: stored.id, format: stored.format, metadata: this.metadata.present(metadata) };
   }
 
   // ---------- requests and stages ----------
 
   async saveNew(
     userId: number,
-    body: SaveNewBody,
+    body: SaveBookBody,
     options: { autoChain?: boolean } = {},
   ): Promise<{ requestId: string }> {
     const file = await this.d.repo.findFile(body.fileId);
@@ -152,13 +155,14 @@ export class UploadService {
     if (body.language && !target) throw fail('noSuchLanguage');
     const original = body.originalLanguage ? findLanguage(body.originalLanguage) : undefined;
     if (body.originalLanguage && !original) throw fail('noSuchLanguage');
+    const info = bookInfo(body, file, await this.metadata.of(file));
     const request = await this.d.repo.createRequest({
       id: `r${randomBytes(12).toString('hex')}`,
       user_id: userId,
       file_id: file.id,
-      book_name: body.bookName,
-      book_author: body.bookAuthor?.trim() || 'Anonymous',
-      book_describe: body.bookDescribe ?? '',
+      book_name: info.title,
+      book_author: info.author,
+      book_describe: info.description,
       book_status: body.bookStatus,
       force_ocr: body.forceOCR ?? false,
       auto_split_footnote: body.autoSplitFootnote ?? false,
@@ -391,7 +395,8 @@ export class UploadService {
         format: parsed.format,
         visibility: request.book_status,
         declared_language: parsed.metadata.language?.slice(0, 20) ?? null,
-        cover_key: null,
+        // The cover read at upload time; the parser's own is stored below only when there was none.
+        cover_key: file.metadata?.coverKey ?? null,
         category: null,
         original_language: null,
         source_pages: null,
@@ -548,17 +553,10 @@ export class UploadService {
 
   private async save(request: UploadRequestRow): Promise<Record<string, unknown>> {
     const book = (await this.d.repo.findBookById(request.book_id!))!;
-    const parsed = ((request.results as Record<string, Record<string, unknown>>).parsingFile ?? {}) as {
-      metadataAuthor?: string | null;
-    };
-    // The file knows its author better than the default the user left in place.
-    const author =
-      request.book_author === 'Anonymous' && parsed.metadataAuthor
-        ? parsed.metadataAuthor.slice(0, 200)
-        : request.book_author;
+    // Title, author and description were settled when the request was made (bookInfo, both paths).
     const saved = await this.d.repo.updateBook(book.id, {
       title: request.book_name,
-      author,
+      author: request.book_author,
       description: request.book_describe,
       visibility: request.book_status,
       status: 'ready',

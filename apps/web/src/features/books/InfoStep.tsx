@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Checkbox, Form, Input, Radio, Select } from 'antd';
 import { GlobalOutlined, LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { FileMetadata } from '@yidu/shared/books';
 import { errorMessage } from '../../api/errors.ts';
 import { confirmPublic } from './confirmPublic.tsx';
 import { useLanguageNames } from './bookUtils.ts';
@@ -23,6 +24,8 @@ export interface InfoValues {
 interface InfoStepProps {
   initial: InfoValues;
   isPdf: boolean;
+  /** What the uploaded file declares about itself (the fields are pre-filled with it). */
+  fromFile: FileMetadata | null;
   saving: boolean;
   saveError: unknown;
   onBack: (values: InfoValues) => void;
@@ -30,7 +33,7 @@ interface InfoStepProps {
 }
 
 /** Step 2: title, author, description, languages, visibility and the parsing options (SPEC §2.4). */
-export function InfoStep({ initial, isPdf, saving, saveError, onBack, onSubmit }: InfoStepProps) {
+export function InfoStep({ initial, isPdf, fromFile, saving, saveError, onBack, onSubmit }: InfoStepProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const [form] = Form.useForm<InfoValues>();
@@ -69,6 +72,14 @@ export function InfoStep({ initial, isPdf, saving, saveError, onBack, onSubmit }
       requiredMark={false}
       className="yd-info-form"
     >
+      {fromFile && (fromFile.title || fromFile.author || fromFile.description || fromFile.coverUrl) && (
+        <div className="yd-info-from-file" data-testid="info-from-file">
+          {fromFile.coverUrl && (
+            <img className="yd-info-cover" src={fromFile.coverUrl} alt={t('books.info.coverFromFile')} />
+          )}
+          <span className="yd-muted">{t('books.info.fromFile')}</span>
+        </div>
+      )}
       <div className="yd-info-grid">
         <Form.Item
           name="bookName"

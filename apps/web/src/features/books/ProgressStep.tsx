@@ -18,10 +18,12 @@ interface ProgressStepProps {
   title: string;
   targetLanguage: string;
   onComplete: (result: { bookCode: string | null; bookName: string }) => void;
+  /** Leaves this request as it is (failed) and goes back to the file step for another file. */
+  onChooseAnother: () => void;
 }
 
 /** Step 3: the pipeline stages in turn, each with its result, failure, Retry and the title choice. */
-export function ProgressStep({ requestId, title, targetLanguage, onComplete }: ProgressStepProps) {
+export function ProgressStep({ requestId, title, targetLanguage, onComplete, onChooseAnother }: ProgressStepProps) {
   const { t } = useTranslation();
   const pipeline = usePipeline({ requestId, title, targetLanguage });
   const { stages, phase } = pipeline;
@@ -65,6 +67,10 @@ export function ProgressStep({ requestId, title, targetLanguage, onComplete }: P
                         {t('books.title.continueOriginal')}
                       </Button>
                     )}
+                    {/* Retrying a file that cannot be read fails again: another file is the way on. */}
+                    <Button size="small" onClick={onChooseAnother}>
+                      {t('books.wizard.chooseAnother')}
+                    </Button>
                   </div>
                 }
               />

@@ -107,6 +107,57 @@ describe('upload wizard: select file', () => {
   });
 });
 
+describe('upload wizard: what the file declares', () => {
+  it('pre-fills title, author and description from the file and shows its cover', async () => {
+    uploadMock.mockResolvedValueOnce({
+      fileId: 'f1',
+      format: 'epub',
+      metadata: {
+        title: 'Moby-Dick',
+        author: 'Herman Melville',
+        description: 'A whale of a tale.',
+        coverUrl: '/api/media/covers/c-thumb.jpg?sig=s',
+      },
+    } as never);
+    const { user, calls } = setup({ 'GET /api/book/analysis': stage('parsingFile', 'running') });
+    await screen.findByText('Click or drag a book file here');
+    await user.upload(fileInput(), book('en-moby-dick-epub3.epub'));
+    await screen.findByText('Uploaded');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(((await screen.findByLabelText('Title')) as HTMLInputElement).value).toBe('Moby-Dick');
+    expect((screen.getByLabelText('Author') as HTMLInputElement).value).toBe('Herman Melville');
+    expect((screen.getByLabelText('Description') as HTMLTextAreaElement).value).toBe('A whale of a tale.');
+    const note = screen.getByTestId('info-from-file');
+    expect(note.textContent).toContain('Filled in from the file itself');
+    expect(within(note).getByRole('img', { name: 'Cover found in the file' }).getAttribute('src')).toBe(
+      '/api/media/covers/c-thumb.jpg?sig=s',
+    );
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByTestId('stage-parsingFile');
+    expect(callsTo(calls, '/api/book/saveNew')[0]!.body).toMatchObject({
+      bookName: 'Moby-Dick',
+      bookAuthor: 'Herman Melville',
+      bookDescribe: 'A whale of a tale.',
+    });
+  });
+
+  it('falls back to the file name when the file says nothing usable', async () => {
+    uploadMock.mockResolvedValueOnce({
+      fileId: 'f1',
+      format: 'pdf',
+      metadata: { title: null, author: null, description: null, coverUrl: null },
+    } as never);
+    const { user } = setup();
+    await screen.findByText('Click or drag a book file here');
+    await user.upload(fileInput(), book('Public_Domain_Stories.pdf'));
+    await screen.findByText('Uploaded');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(((await screen.findByLabelText('Title')) as HTMLInputElement).value).toBe('Public Domain Stories');
+    expect((screen.getByLabelText('Author') as HTMLInputElement).value).toBe('');
+    expect(screen.queryByTestId('info-from-file')).toBeNull();
+  });
+});
+
 describe('upload wizard: the limit modal', () => {
   it('opens at once when the limit is already reached, with counts, limits, the trial notice and the contact', async () => {
     setup({ 'GET /api/book/upload/count': ok(makeCounts({ today: 20, thisMonth: 42 })) });
@@ -276,5 +327,34 @@ describe('upload wizard: progress', () => {
     // The next stage failing shows its own message.
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain("Failed to detect book's language"));
     expect(screen.getByRole('alert').textContent).toContain('No text was found in the file');
+  });
+
+  it('offers another file after a failed parse: back to the file step, the failed request left alone', async () => {
+    let saves = 0;
+    const { user, calls } = setup({
+      'POST /api/book/saveNew': () => ok({ requestId: ++saves === 1 ? 'r1' : 'r2' }),
+      'GET /api/book/analysis': (call: FakeCall) =>
+        call.query.get('requestId') === 'r1'
+          ? stage('parsingFile', 'failed', { errorKey: 'fileCorrupted', message: 'Failed to parse the file' })
+          : stage('parsingFile', 'running'),
+    });
+    await toProgress(user, book('broken.epub'));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Failed to parse the file');
+    expect(alert.textContent).toContain('The file is damaged');
+    expect((screen.getByRole('button', { name: 'Complete' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(alert).getByRole('button', { name: 'Choose another file' }));
+
+    expect(await screen.findByText('Click or drag a book file here')).toBeTruthy();
+    expect(screen.queryByTestId('upload-file')).toBeNull();
+    const polled = callsTo(calls, '/api/book/analysis').length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(callsTo(calls, '/api/book/analysis')).toHaveLength(polled);
+    expect(callsTo(calls, '/api/book/upload/retry')).toHaveLength(0);
+
+    await toProgress(user, book('good.epub'));
+    await waitFor(() => expect(screen.getByTestId('stage-parsingFile').dataset.status).toBe('running'));
+    expect(callsTo(calls, '/api/book/saveNew')[1]!.body).toMatchObject({ bookName: 'good' });
+    expect(callsTo(calls, '/api/book/analysis').at(-1)!.query.get('requestId')).toBe('r2');
   });
 });

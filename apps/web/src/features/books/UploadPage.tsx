@@ -4,7 +4,7 @@ import { Alert, App, Button, Grid, Progress, Result, Steps, Upload } from 'antd'
 import { CheckCircleOutlined, CloseOutlined, FileTextOutlined, InboxOutlined, ReadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { UploadCount } from '@yidu/shared/books';
+import type { FileMetadata, UploadCount } from '@yidu/shared/books';
 import { uploadApi } from '../../api/books.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/errors.ts';
@@ -20,7 +20,7 @@ import './books.css';
 
 type FileState =
   | { status: 'uploading'; file: File; progress: number }
-  | { status: 'uploaded'; file: File; fileId: string; format: string }
+  | { status: 'uploaded'; file: File; fileId: string; format: string; metadata: FileMetadata | null }
   | { status: 'failed'; file: File; error: unknown };
 
 const FALLBACK_MAX_MB = 20;
@@ -60,10 +60,11 @@ export default function UploadPage() {
   }, [counts.data]);
   useEffect(() => () => abortRef.current?.abort(), []);
 
-  const defaults = (file: File): InfoValues => ({
-    bookName: titleFromFileName(file.name),
-    bookAuthor: '',
-    bookDescribe: '',
+  // What the file declares about itself comes first; the file name is the fallback (SPEC §5.4).
+  const defaults = (file: File, metadata: FileMetadata | null): InfoValues => ({
+    bookName: metadata?.title ?? titleFromFileName(file.name),
+    bookAuthor: metadata?.author ?? '',
+    bookDescribe: metadata?.description ?? '',
     originalLanguage: AUTO_DETECT,
     language: readingLanguage,
     bookStatus: user?.defaultSharePublic ? 1 : 0,
@@ -84,8 +85,10 @@ export default function UploadPage() {
           setFileState((s) => (s && s.file === file && s.status === 'uploading' ? { ...s, progress } : s)),
       });
       if (controller.signal.aborted) return;
-      setFileState({ status: 'uploaded', file, fileId: stored.fileId, format: stored.format });
-      setInfo(defaults(file));
+      // An older server answers without metadata.
+      const metadata = stored.metadata ?? null;
+      setFileState({ status: 'uploaded', file, fileId: stored.fileId, format: stored.format, metadata });
+      setInfo(defaults(file, metadata));
       void queryClient.invalidateQueries({ queryKey: ['upload', 'count'] });
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -291,6 +294,7 @@ export default function UploadPage() {
             <InfoStep
               initial={info}
               isPdf={fileState?.status === 'uploaded' && fileState.format === 'pdf'}
+              fromFile={fileState?.status === 'uploaded' ? fileState.metadata : null}
               saving={saving}
               saveError={saveError}
               onBack={(values) => {
@@ -310,6 +314,7 @@ export default function UploadPage() {
               requestId={request.requestId}
               title={request.title}
               targetLanguage={request.language}
+              onChooseAnother={restart}
               onComplete={(result) => {
                 setFinished(result);
                 setStep(3);

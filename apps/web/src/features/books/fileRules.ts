@@ -1,5 +1,8 @@
 import { BOOK_FILE_EXTENSIONS } from '@yidu/shared/books';
 
+/** The title a file name suggests (shared with the server, which falls back to it the same way). */
+export { titleFromFileName } from '@yidu/shared/books';
+
 /** The accept attribute of the book file picker (SPEC §5.4). */
 export const BOOK_ACCEPT = BOOK_FILE_EXTENSIONS.join(',');
 /** SPEC §5.5: JPG, JPEG, PNG only. */
@@ -10,13 +13,6 @@ export type BookFileProblem = 'unsupportedFileType' | 'fileTooLarge' | 'emptyFil
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot).toLowerCase();
-}
-
-/** The title a file suggests: its name without the extension. */
-export function titleFromFileName(name: string): string {
-  const ext = extensionOf(name);
-  const base = ext ? name.slice(0, -ext.length) : name;
-  return base.replace(/[_]+/g, ' ').trim() || name;
 }
 
 /** Client-side checks before an upload; the server checks again. */
