@@ -25,6 +25,7 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { CodesRepo } from './modules/auth/codes.repo.ts';
 import { InvitesRepo } from './modules/auth/invites.repo.ts';
 import { SessionsRepo } from './modules/auth/sessions.repo.ts';
+import { VerificationService } from './modules/auth/verification.service.ts';
 import { PointsRepo } from './modules/points/points.repo.ts';
 import { UsersRepo } from './modules/users/users.repo.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -43,6 +44,7 @@ export interface Infrastructure {
 /** Services wired once per process; routes and jobs receive this. */
 export interface Services {
   auth: AuthService;
+  verification: VerificationService;
   users: UsersService;
   admin: AdminService;
   books: BooksService;
@@ -72,7 +74,18 @@ export function createServices(infra: Infrastructure): Services {
   const limiter = new RateLimiter(infra.db);
   const signer = new UrlSigner(infra.config.appSecret);
   const avatarUrl = (key: string) => signer.sign(`/api/media/${key}`);
-  const auth = new AuthService({ ...infra, usersRepo, sessions, codes, invites, points, limiter, avatarUrl, access });
+  const verification = new VerificationService({ ...infra, usersRepo, sessions, codes, limiter });
+  const auth = new AuthService({
+    ...infra,
+    usersRepo,
+    sessions,
+    invites,
+    points,
+    limiter,
+    verification,
+    avatarUrl,
+    access,
+  });
   const booksRepo = new BooksRepo(infra.db, access);
   const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger, access });
   const pointsService = new PointsService(infra.db);
@@ -95,6 +108,7 @@ export function createServices(infra: Infrastructure): Services {
     logger: infra.logger,
     storeCover: (data) => books.storeCover(data),
     points: pointsService,
+    limiter,
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
   });
@@ -118,6 +132,7 @@ export function createServices(infra: Infrastructure): Services {
   });
   return {
     auth,
+    verification,
     users: new UsersService({
       usersRepo,
       auth,
