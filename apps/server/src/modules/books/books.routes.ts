@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { Services } from '../../context.ts';
 import { EmptyEnvelope, envelopeOf, ok } from '../../http/envelope.ts';
 import { fail } from '../../http/errors.ts';
+import { hasUnsafeText, unsafeTextError } from '../../http/input-checks.ts';
 import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const tags = ['books'];
@@ -39,6 +40,7 @@ async function readFile(
     }
   }
   if (!file) throw fail('fileMissing');
+  if (hasUnsafeText(fields) || hasUnsafeText(file.filename)) throw unsafeTextError('body');
   return { ...file, fields };
 }
 
@@ -213,6 +215,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
       } catch {
         throw fail('badRequest', { field: 'data' });
       }
+      if (hasUnsafeText(data)) throw unsafeTextError('body');
       const parsed = SaveNewBody.safeParse({ ...(data as object), fileId: request.params.id });
       if (!parsed.success)
         throw fail('badRequest', {
