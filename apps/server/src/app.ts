@@ -106,7 +106,7 @@ export async function buildApp(
       await api.register(marksRoutes, { services, guards });
       await api.register(sharingRoutes, { services, guards });
       await api.register(feedbackRoutes, { services, guards });
-      await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
+      await api.register(mediaRoutes, { media: services.media });
     },
     { prefix: '/api' },
   );

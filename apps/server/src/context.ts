@@ -10,6 +10,7 @@ import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
 import { BooksService } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
+import { MediaService } from './modules/books/media.service.ts';
 import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
 import { TranslationService } from './modules/translation/translation.service.ts';
@@ -49,6 +50,7 @@ export interface Services {
   admin: AdminService;
   books: BooksService;
   uploads: UploadService;
+  media: MediaService;
   points: PointsService;
   translation: TranslationService;
   reader: ReaderService;
@@ -146,6 +148,7 @@ export function createServices(infra: Infrastructure): Services {
     admin: new AdminService({ ...infra, usersRepo, invites, auth, enabledEngines: () => translation.enabledEngines() }),
     books,
     uploads,
+    media: new MediaService({ signer, storage: infra.storage, books, usersRepo }),
     points: pointsService,
     translation,
     reader,

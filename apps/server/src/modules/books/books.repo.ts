@@ -266,6 +266,13 @@ export class BooksRepo {
     return row.rows.length > 0;
   }
 
+  /** Whether a share link is neither revoked nor expired. */
+  async shareHolds(shareId: string): Promise<boolean> {
+    const row = await sql<{ one: number }>`
+      SELECT 1 AS one FROM book_shares s WHERE s.id = ${shareId} AND ${activeShare}`.execute(this.db);
+    return row.rows.length > 0;
+  }
+
   // ---------- personal libraries ----------
 
   findCopy(userId: number, bookId: number): Promise<UserBookRow | undefined> {
