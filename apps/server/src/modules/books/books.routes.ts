@@ -77,7 +77,8 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
       schema: {
         tags,
         security,
-        summary: 'Save the book information of an uploaded file; starts a request',
+        summary:
+          'Save the book information of an uploaded file; starts a request (each upload of the file by the caller starts one)',
         body: SaveNewBody,
         response: { 200: envelopeOf(z.object({ requestId: z.string() })) },
       },
@@ -195,7 +196,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         tags,
         security,
         summary:
-          'Save and process an uploaded file in one go (multipart field "data": the saveNew JSON without fileId)',
+          'Save and process an uploaded file in one go (multipart field "data": the saveNew JSON without fileId); each upload starts one request',
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string().min(1).max(64) }),
         response: { 200: envelopeOf(z.object({ requestId: z.string() })) },
