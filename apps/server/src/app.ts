@@ -20,6 +20,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
+import { uploadRoutes } from './modules/books/upload.routes.ts';
 import { mediaRoutes } from './modules/books/media.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp(
       await api.register(authRoutes, { services });
       await api.register(usersRoutes, { services, guards });
       await api.register(adminRoutes, { services, guards });
+      await api.register(uploadRoutes, { services, guards });
       await api.register(booksRoutes, { services, guards });
       await api.register(pointsRoutes, { db: infra.db, guards });
       await api.register(readerRoutes, { services, guards, notifier });
