@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -15,10 +14,13 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Infrastructure, Services } from './context.ts';
-import { registerErrorHandling, sendNotFound } from './http/error-handler.ts';
+import { registerErrorHandling, sendFrameworkError, sendNotFound } from './http/error-handler.ts';
+import { registerInputChecks } from './http/input-checks.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
+import { uploadRoutes } from './modules/books/upload.routes.ts';
 import { mediaRoutes } from './modules/books/media.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
@@ -48,29 +50,14 @@ export async function buildApp(
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerInputChecks(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Ant Design injects its CSS-in-JS styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  await registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   // CORS stays closed: the web app is served from the same origin.
   await app.register(cors, { origin: false });
   await app.register(rateLimit, {
@@ -112,6 +99,7 @@ export async function buildApp(
       await api.register(authRoutes, { services });
       await api.register(usersRoutes, { services, guards });
       await api.register(adminRoutes, { services, guards });
+      await api.register(uploadRoutes, { services, guards });
       await api.register(booksRoutes, { services, guards });
       await api.register(pointsRoutes, { db: infra.db, guards });
       await api.register(readerRoutes, { services, guards, notifier });
@@ -120,7 +108,7 @@ export async function buildApp(
       await api.register(marksRoutes, { services, guards });
       await api.register(sharingRoutes, { services, guards });
       await api.register(feedbackRoutes, { services, guards });
-      await api.register(mediaRoutes, { storage: infra.storage, signer: services.signer });
+      await api.register(mediaRoutes, { media: services.media });
     },
     { prefix: '/api' },
   );

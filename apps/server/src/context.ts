@@ -10,6 +10,7 @@ import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
 import { BooksService, thumbKey } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
+import { MediaService } from './modules/books/media.service.ts';
 import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
 import { TranslationService } from './modules/translation/translation.service.ts';
@@ -25,6 +26,7 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { CodesRepo } from './modules/auth/codes.repo.ts';
 import { InvitesRepo } from './modules/auth/invites.repo.ts';
 import { SessionsRepo } from './modules/auth/sessions.repo.ts';
+import { VerificationService } from './modules/auth/verification.service.ts';
 import { PointsRepo } from './modules/points/points.repo.ts';
 import { UsersRepo } from './modules/users/users.repo.ts';
 import { UsersService } from './modules/users/users.service.ts';
@@ -43,10 +45,12 @@ export interface Infrastructure {
 /** Services wired once per process; routes and jobs receive this. */
 export interface Services {
   auth: AuthService;
+  verification: VerificationService;
   users: UsersService;
   admin: AdminService;
   books: BooksService;
   uploads: UploadService;
+  media: MediaService;
   points: PointsService;
   translation: TranslationService;
   reader: ReaderService;
@@ -72,7 +76,18 @@ export function createServices(infra: Infrastructure): Services {
   const limiter = new RateLimiter(infra.db);
   const signer = new UrlSigner(infra.config.appSecret);
   const avatarUrl = (key: string) => signer.sign(`/api/media/${key}`);
-  const auth = new AuthService({ ...infra, usersRepo, sessions, codes, invites, points, limiter, avatarUrl, access });
+  const verification = new VerificationService({ ...infra, usersRepo, sessions, codes, limiter });
+  const auth = new AuthService({
+    ...infra,
+    usersRepo,
+    sessions,
+    invites,
+    points,
+    limiter,
+    verification,
+    avatarUrl,
+    access,
+  });
   const booksRepo = new BooksRepo(infra.db, access);
   const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger, access });
   const pointsService = new PointsService(infra.db);
@@ -96,6 +111,7 @@ export function createServices(infra: Infrastructure): Services {
     storeCover: (data) => books.storeCover(data),
     coverUrl: (key) => books.mediaUrl(thumbKey(key)),
     points: pointsService,
+    limiter,
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
   });
@@ -119,6 +135,7 @@ export function createServices(infra: Infrastructure): Services {
   });
   return {
     auth,
+    verification,
     users: new UsersService({
       usersRepo,
       auth,
@@ -132,6 +149,7 @@ export function createServices(infra: Infrastructure): Services {
     admin: new AdminService({ ...infra, usersRepo, invites, auth, enabledEngines: () => translation.enabledEngines() }),
     books,
     uploads,
+    media: new MediaService({ signer, storage: infra.storage, books, usersRepo }),
     points: pointsService,
     translation,
     reader,

@@ -102,6 +102,12 @@ const fresh = {
     const sessions = await c.t.call('GET', '/api/user/sessions', { token });
     return sessions.data.find((s: { current: boolean }) => s.current).id;
   },
+  /** A file the role has just uploaded: each upload can be saved as one request (a guest is refused first). */
+  upload: async (c: Ctx, role: Role) => {
+    if (role === 'guest') return c.fileId;
+    const text = Buffer.from(`A short book for ${role}.\n\nIt has two paragraphs.`);
+    return (await uploadFile(c.t, '/api/book/upload', { name: 's.txt', data: text }, c.tokens[role])).data.fileId;
+  },
   /** A private book of the owner that the recipient accepted through a link. */
   sharedBook: async (c: Ctx) => {
     const code = await seedChineseBook(c.t, 'owner');
@@ -318,17 +324,17 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
   },
   'GET /api/book/upload/count': { call: () => ({ method: 'GET', url: '/api/book/upload/count' }), expect: USER_OK },
   'POST /api/book/saveNew': {
-    call: (c) => ({
+    call: async (c, role) => ({
       method: 'POST',
       url: '/api/book/saveNew',
-      body: { fileId: c.fileId, bookName: 'x', bookStatus: 0 },
+      body: { fileId: await fresh.upload(c, role), bookName: 'x', bookStatus: 0 },
     }),
     expect: USER_OK,
   },
   'POST /api/book/save/{id}': {
-    call: (c) => ({
+    call: async (c, role) => ({
       method: 'POST',
-      url: `/api/book/save/${c.fileId}`,
+      url: `/api/book/save/${await fresh.upload(c, role)}`,
       multipart: { fields: { data: JSON.stringify({ bookName: 'y', bookStatus: 0 }) } },
     }),
     expect: USER_OK,

@@ -2,8 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's chromium, headless, with the flags this machine needs (no network beyond loopback). */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's chromium, headless, with the flags this machine needs (no network beyond loopback), and
+ * any further flags a journey needs (a host name mapped to loopback).
+ */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -15,6 +18,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

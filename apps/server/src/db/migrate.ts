@@ -10,6 +10,7 @@ import * as m0008 from './migrations/0008-sharing-feedback.ts';
 import * as m0009 from './migrations/0009-audit.ts';
 import * as m0010 from './migrations/0010-access-events.ts';
 import * as m0011 from './migrations/0011-file-metadata.ts';
+import * as m0012 from './migrations/0012-upload-claims.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-audit': m0009,
   '0010-access-events': m0010,
   '0011-file-metadata': m0011,
+  '0012-upload-claims': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -134,6 +134,8 @@ export interface UploadEventsTable {
   ip: string;
   user_id: number | null;
   file_id: string | null;
+  /** The upload request this upload was turned into; an upload serves one request. */
+  request_id: string | null;
   created_at: CreatedAt;
 }
 

@@ -43,6 +43,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return send(reply, 'badRequest', { reason: error.code ?? error.message });
     }
+    if (isUnstorableText(error)) {
+      // Text PostgreSQL cannot keep (a NUL) that came in some way the input checks do not read.
+      request.log.info({ code: (error as { code?: string }).code }, 'text refused by the database');
+      return send(reply, 'badRequest', { reason: 'invalidText' });
+    }
     if (isDatabaseUnavailable(error)) {
       // A database restart or failover: say so briefly and let the client retry, without a stack per request.
       request.log.warn({ code: (error as { code?: string }).code }, 'database unavailable');
@@ -55,4 +60,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 export function sendNotFound(reply: FastifyReply) {
   return send(reply, 'notFound');
+}
+
+/** A failure Fastify answers before any route or hook (a path whose percent-encoding is broken). */
+export function sendFrameworkError(error: FastifyError, reply: FastifyReply) {
+  return send(reply, 'badRequest', { reason: error.code ?? 'badUrl' });
+}
+
+/** PostgreSQL's refusals of text it cannot store: a NUL in text (22021) or in JSON (22P05). */
+function isUnstorableText(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '22021' || code === '22P05';
 }

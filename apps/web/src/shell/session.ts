@@ -25,6 +25,18 @@ export async function loadCurrentUser(): Promise<void> {
   }
 }
 
+/** Fetches the user info again without a loading state (a fresh signed avatar URL); failures are ignored. */
+export async function refreshCurrentUser(): Promise<void> {
+  const token = useAuth.getState().token;
+  if (!token) return;
+  try {
+    const user = await userApi.getUserinfo();
+    if (useAuth.getState().token === token) useAuth.getState().setUser(user);
+  } catch {
+    // The next call that matters reports it (a 401 has already logged out).
+  }
+}
+
 /** On app start and whenever a token appears without a user, fetch the user. */
 export function useSessionBootstrap(): void {
   const token = useAuth((s) => s.token);

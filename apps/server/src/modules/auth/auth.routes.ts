@@ -21,7 +21,7 @@ const tags = ['auth'];
 const strict = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
 export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const { auth } = services;
+  const { auth, verification } = services;
 
   app.post(
     '/auth/register',
@@ -64,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
     async (request) => {
       const { type, phone, uiLanguage } = request.query;
-      return ok(await auth.sendPhoneCode(type, phone, callerOf(request), uiLanguage));
+      return ok(await verification.sendPhoneCode(type, phone, callerOf(request), uiLanguage));
     },
   );
 
@@ -79,7 +79,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         response: { 200: envelopeOf(ConfirmResult) },
       },
     },
-    async (request) => ok(await auth.confirmAccount(request.query.code)),
+    async (request) => ok(await verification.confirmAccount(request.query.code)),
   );
 
   app.post(
@@ -93,7 +93,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         response: { 200: envelopeOf(CodeSentResult) },
       },
     },
-    async (request) => ok(await auth.resendActivation(request.body.account, callerOf(request))),
+    async (request) => ok(await verification.resendActivation(request.body.account, callerOf(request))),
   );
 
   app.post(
@@ -107,7 +107,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         response: { 200: envelopeOf(CodeSentResult) },
       },
     },
-    async (request) => ok(await auth.sendResetCode(request.body.account, callerOf(request), request.body.uiLanguage)),
+    async (request) =>
+      ok(await verification.sendResetCode(request.body.account, callerOf(request), request.body.uiLanguage)),
   );
 
   app.post(
@@ -122,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request) => {
-      await auth.resetPassword(request.body.account, request.body.code, request.body.password);
+      await verification.resetPassword(request.body.account, request.body.code, request.body.password);
       return ok(null);
     },
   );

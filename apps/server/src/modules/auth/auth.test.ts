@@ -178,7 +178,7 @@ describe('email registration with activation', () => {
     // A new link can be requested for the pending account (after the countdown), and it works.
     const early = await t.call('POST', '/api/auth/resendActivation', { body: { account: 'late@example.com' } });
     expect(early.data.key).toBe('verificationCodeCooldown');
-    await sql`UPDATE verification_codes SET created_at = created_at - interval '2 minutes' WHERE purpose = 'activation'`.execute(
+    await sql`UPDATE rate_limits SET reset_at = now() WHERE key LIKE 'codes:resend:activation:%'`.execute(
       t.running.infra.db,
     );
     const resent = await t.call('POST', '/api/auth/resendActivation', { body: { account: 'late@example.com' } });
@@ -272,9 +272,7 @@ describe('phone registration with an SMS code', () => {
     for (let i = 0; i < 3; i++) {
       expect((await t.call('POST', `/api/auth/getVerificationCode?type=0&phone=${phone}`)).code).toBe(0);
       // Skip the countdown without waiting a minute.
-      await sql`UPDATE verification_codes SET created_at = created_at - interval '2 minutes' WHERE target = ${phone}`.execute(
-        db,
-      );
+      await sql`UPDATE rate_limits SET reset_at = now() WHERE key = ${`codes:resend:register:${phone}`}`.execute(db);
     }
     const capped = await t.call('POST', `/api/auth/getVerificationCode?type=0&phone=${phone}`);
     expect(capped.status).toBe(429);

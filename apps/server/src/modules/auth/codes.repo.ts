@@ -32,31 +32,22 @@ export class CodesRepo {
   }
 
   /**
-   * When the last code for (purpose, target) was sent, and how many were sent in the last 24 hours.
-   * A target ending in ':' counts every target that starts with it (a user's email-change links).
+   * One guess at the newest unconsumed code for (purpose, target), in one statement: the guess is
+   * counted and, when it is right, the code consumed. Guesses racing each other queue on the code's
+   * row, so no more than `maxAttempts` are ever compared, and a right guess after them finds the code
+   * dead. True when the guess was right.
    */
-  async sendHistory(purpose: CodePurpose, target: string): Promise<{ lastSentAt: Date | null; lastDay: number }> {
-    const row = await this.db
-      .selectFrom('verification_codes')
-      .select([sql<Date | null>`max(created_at)`.as('last'), sql<string>`count(*)`.as('count')])
-      .where('purpose', '=', purpose)
-      .where((eb) => (target.endsWith(':') ? eb('target', 'like', `${target}%`) : eb('target', '=', target)))
-      .where('created_at', '>', sql<Date>`now() - interval '1 day'`)
-      .executeTakeFirstOrThrow();
-    return { lastSentAt: row.last, lastDay: Number(row.count) };
-  }
-
-  /** The newest unconsumed code for (purpose, target). */
-  latest(purpose: CodePurpose, target: string): Promise<StoredCode | undefined> {
-    return this.db
-      .selectFrom('verification_codes')
-      .select(['id', 'code_hash', 'attempts', 'expires_at', 'consumed_at', 'target'])
-      .where('purpose', '=', purpose)
-      .where('target', '=', target)
-      .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
+  async attempt(purpose: CodePurpose, target: string, codeHash: string, maxAttempts: number): Promise<boolean> {
+    const result = await sql<{ consumed: boolean }>`
+      UPDATE verification_codes SET
+        attempts = attempts + 1,
+        consumed_at = CASE WHEN code_hash = ${codeHash} THEN now() END
+      WHERE id = (SELECT id FROM verification_codes
+                  WHERE purpose = ${purpose} AND target = ${target} AND consumed_at IS NULL
+                  ORDER BY created_at DESC, id DESC LIMIT 1)
+        AND consumed_at IS NULL AND attempts < ${maxAttempts} AND expires_at > now()
+      RETURNING consumed_at IS NOT NULL AS consumed`.execute(this.db);
+    return result.rows[0]?.consumed === true;
   }
 
   findByHash(purpose: CodePurpose, codeHash: string): Promise<StoredCode | undefined> {
@@ -66,14 +57,6 @@ export class CodesRepo {
       .where('purpose', '=', purpose)
       .where('code_hash', '=', codeHash)
       .executeTakeFirst();
-  }
-
-  async countAttempt(id: number): Promise<void> {
-    await this.db
-      .updateTable('verification_codes')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', id)
-      .execute();
   }
 
   /** Consumes a code exactly once, even under concurrent use; false when it was already used. */

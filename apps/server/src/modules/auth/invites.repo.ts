@@ -36,6 +36,18 @@ export class InvitesRepo {
       .execute();
   }
 
+  /** Whether a minted code exists and has a use left now (`use` takes it, atomically, at registration). */
+  async isUsable(code: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('invite_codes')
+      .select('code')
+      .where('code', '=', code)
+      .where((eb) => eb.or([eb('max_uses', 'is', null), eb('used_count', '<', eb.ref('max_uses'))]))
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Takes one use of a minted code when it is still valid; false otherwise. Safe under concurrency. */
   async use(db: Db, code: string): Promise<boolean> {
     const result = await db

@@ -79,24 +79,26 @@ export class BooksRepo {
     await this.db.insertInto('upload_events').values({ ip, user_id: userId, file_id: fileId }).execute();
   }
 
-  /** Uploads from one IP address today and this calendar month (server time zone). */
-  async uploadCounts(ip: string): Promise<{ today: number; thisMonth: number }> {
-    const row = await this.db
-      .selectFrom('upload_events')
-      .select([
-        sql<string>`count(*) FILTER (WHERE created_at >= date_trunc('day', now()))`.as('today'),
-        sql<string>`count(*)`.as('month'),
-      ])
-      .where('ip', '=', ip)
-      .where('created_at', '>=', sql<Date>`date_trunc('month', now())`)
-      .executeTakeFirstOrThrow();
-    return { today: Number(row.today), thisMonth: Number(row.month) };
-  }
-
   // ---------- upload requests ----------
 
-  async createRequest(request: Insertable<UploadRequestsTable>): Promise<UploadRequestRow> {
-    return this.db.insertInto('upload_requests').values(request).returningAll().executeTakeFirstOrThrow();
+  /**
+   * Turns one of the user's uploads of the file that no request has used yet into this request, or
+   * answers undefined when there is none. Claiming the upload is one statement (SKIP LOCKED: requests
+   * racing for the same uploads each get a different one, or none).
+   */
+  async createRequestFromUpload(
+    request: Insertable<UploadRequestsTable> & { user_id: number; file_id: string },
+  ): Promise<UploadRequestRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const claimed = await sql`
+        UPDATE upload_events SET request_id = ${request.id}
+        WHERE id = (SELECT id FROM upload_events
+                    WHERE user_id = ${request.user_id} AND file_id = ${request.file_id} AND request_id IS NULL
+                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+          AND request_id IS NULL`.execute(trx);
+      if (Number(claimed.numAffectedRows ?? 0) !== 1) return undefined;
+      return trx.insertInto('upload_requests').values(request).returningAll().executeTakeFirstOrThrow();
+    });
   }
 
   findRequest(id: string): Promise<UploadRequestRow | undefined> {
@@ -285,6 +287,13 @@ export class BooksRepo {
     const row = await sql<{ one: number }>`
       SELECT 1 AS one FROM share_grants g JOIN book_shares s ON s.id = g.share_id
       WHERE g.user_id = ${userId} AND g.book_id = ${bookId} AND ${activeShare} LIMIT 1`.execute(this.db);
+    return row.rows.length > 0;
+  }
+
+  /** Whether a share link is neither revoked nor expired. */
+  async shareHolds(shareId: string): Promise<boolean> {
+    const row = await sql<{ one: number }>`
+      SELECT 1 AS one FROM book_shares s WHERE s.id = ${shareId} AND ${activeShare}`.execute(this.db);
     return row.rows.length > 0;
   }
 

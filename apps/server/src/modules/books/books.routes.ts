@@ -1,229 +1,21 @@
-import {
-  BatchBody,
-  BookDetail,
-  BookSummary,
-  LibraryPage,
-  LibraryQuery,
-  SaveBookBody,
-  SaveNewBody,
-  StageState,
-  UpdateBookBody,
-  UploadCount,
-  UploadedFile,
-} from '@yidu/shared';
+import { BatchBody, BookDetail, BookSummary, LibraryPage, LibraryQuery, UpdateBookBody } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
 import { EmptyEnvelope, envelopeOf, ok } from '../../http/envelope.ts';
-import { fail } from '../../http/errors.ts';
+import { readSingleFile } from '../../http/multipart.ts';
 import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const tags = ['books'];
 const security = [{ bearer: [] }];
-const RequestQuery = z.object({ requestId: z.string().min(1).max(64) });
-const uploadLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
-/** Reads the single file part of a multipart request, with the server's size limit. */
-async function readFile(
-  request: FastifyRequest,
-  field = 'file',
-): Promise<{ filename: string; data: Buffer; fields: Record<string, string> }> {
-  if (!request.isMultipart()) throw fail('fileMissing');
-  let file: { filename: string; data: Buffer } | undefined;
-  const fields: Record<string, string> = {};
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname === field && !file) file = { filename: part.filename, data: await part.toBuffer() };
-      else await part.toBuffer();
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
-    }
-  }
-  if (!file) throw fail('fileMissing');
-  return { ...file, fields };
-}
-
+/** Libraries, book details, the user's copy and the public book, covers (uploads: upload.routes.ts). */
 export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (
   app,
   { services, guards },
 ) => {
-  const { books, uploads } = services;
+  const { books } = services;
   app.addHook('onRequest', guards.requireUser);
-
-  // ---------- upload pipeline, Path B ----------
-
-  app.post(
-    '/book/upload',
-    {
-      config: uploadLimit,
-      schema: {
-        tags,
-        security,
-        summary:
-          'Upload a book file (multipart field "file"); metadata: the title, author, description and cover the file declares',
-        consumes: ['multipart/form-data'],
-        response: { 200: envelopeOf(UploadedFile) },
-      },
-    },
-    async (request) => {
-      const file = await readFile(request);
-      return ok(await uploads.upload(authOf(request).user.id, request.ip, file));
-    },
-  );
-
-  app.post(
-    '/book/saveNew',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Save the book information of an uploaded file; starts a request',
-        body: SaveNewBody,
-        response: { 200: envelopeOf(z.object({ requestId: z.string() })) },
-      },
-    },
-    async (request) => ok(await uploads.saveNew(authOf(request).user.id, request.body)),
-  );
-
-  const stageRoute = (
-    path: string,
-    stage: 'parsingFile' | 'detectingLanguage' | 'translatingTitle' | 'saving',
-    summary: string,
-    extra: z.ZodRawShape = {},
-  ) =>
-    app.get(
-      path,
-      {
-        schema: {
-          tags,
-          security,
-          summary,
-          querystring: RequestQuery.extend(extra),
-          response: { 200: envelopeOf(StageState) },
-        },
-      },
-      async (request) => {
-        const query = request.query as { requestId: string; userLanguage?: string; bookName?: string };
-        return ok(
-          await uploads.stage(authOf(request).user.id, query.requestId, stage, {
-            userLanguage: query.userLanguage,
-            bookName: query.bookName,
-          }),
-        );
-      },
-    );
-  stageRoute('/book/analysis', 'parsingFile', 'Parse the file (starts the stage once; poll until done or failed)');
-  stageRoute('/book/languageDetection', 'detectingLanguage', "Detect the book's language; result.language");
-  stageRoute(
-    '/book/translationBookName',
-    'translatingTitle',
-    'Translate the title into userLanguage; result.translatedName',
-    {
-      userLanguage: z.string().max(40).optional(),
-    },
-  );
-  stageRoute('/book/saveBookById', 'saving', 'Save the book under bookName; result.bookCode', {
-    bookName: z.string().max(300).optional(),
-  });
-
-  app.get(
-    '/book/upload/status',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "The current stage of a request (Path A's progress)",
-        querystring: RequestQuery,
-        response: { 200: envelopeOf(StageState) },
-      },
-    },
-    async (request) => ok(await uploads.status(authOf(request).user.id, request.query.requestId)),
-  );
-
-  app.post(
-    '/book/upload/retry',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Retry a request from its failed stage',
-        querystring: RequestQuery,
-        response: { 200: envelopeOf(StageState) },
-      },
-    },
-    async (request) => ok(await uploads.retry(authOf(request).user.id, request.query.requestId)),
-  );
-
-  app.get(
-    '/book/upload/count',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Today's and this month's uploads from the caller's IP address, and the limits",
-        response: { 200: envelopeOf(UploadCount) },
-      },
-    },
-    async (request) => ok(await uploads.counts(request.ip)),
-  );
-
-  // ---------- Path A ----------
-
-  app.post(
-    '/book/upload2',
-    {
-      config: uploadLimit,
-      schema: {
-        tags,
-        security,
-        summary: 'Upload a book file (Path A)',
-        consumes: ['multipart/form-data'],
-        response: { 200: envelopeOf(UploadedFile.extend({ id: z.string() })) },
-      },
-    },
-    async (request) => {
-      const file = await readFile(request);
-      const stored = await uploads.upload(authOf(request).user.id, request.ip, file);
-      return ok({ id: stored.fileId, ...stored });
-    },
-  );
-
-  app.post(
-    '/book/save/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Save and process an uploaded file in one go (multipart field "data": the saveNew JSON without fileId; bookName may be left out for the title the file declares)',
-        consumes: ['multipart/form-data'],
-        params: z.object({ id: z.string().min(1).max(64) }),
-        response: { 200: envelopeOf(z.object({ requestId: z.string() })) },
-      },
-    },
-    async (request) => {
-      const fields: Record<string, string> = {};
-      if (request.isMultipart()) {
-        for await (const part of request.parts()) {
-          if (part.type === 'field' && typeof part.value === 'string') fields[part.fieldname] = part.value;
-          else if (part.type === 'file') await part.toBuffer();
-        }
-      }
-      let data: unknown;
-      try {
-        data = JSON.parse(fields.data ?? '{}');
-      } catch {
-        throw fail('badRequest', { field: 'data' });
-      }
-      const parsed = SaveBookBody.safeParse({ ...(data as object), fileId: request.params.id });
-      if (!parsed.success)
-        throw fail('badRequest', {
-          issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-        });
-      return ok(await uploads.saveNew(authOf(request).user.id, parsed.data, { autoChain: true }));
-    },
-  );
 
   // ---------- libraries ----------
 
@@ -416,7 +208,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
       },
     },
     async (request) => {
-      const file = await readFile(request);
+      const file = await readSingleFile(request);
       return ok(await books.setCover(authOf(request).user, request.query.bookCode, file.data, request.query.scope));
     },
   );

@@ -16,7 +16,7 @@ import type { FileStorage } from '../../engines/storage/storage.ts';
 import { fail } from '../../http/errors.ts';
 import { AccessCache, type AccessEvents } from '../../lib/access-events.ts';
 import type { Logger } from '../../lib/logger.ts';
-import type { UrlSigner } from '../../lib/signing.ts';
+import type { MediaGrant, UrlSigner } from '../../lib/signing.ts';
 import type { BookView, BooksRepo } from './books.repo.ts';
 
 /** Personal library kinds beyond 'all' (public) and 'user' (personal): see /book/{kind}/library. */
@@ -34,12 +34,14 @@ interface Deps {
 const ACCESS_CACHE_MS = 60_000;
 const ACCESS_CACHE_SIZE = 10_000;
 
+const isInPublicLibrary = (book: BookRow) => book.visibility === 1 && !book.public_deleted;
+
 /** Access that needs no share: the owner, an admin, a public book, or a copy the user took themselves. */
 function hasOpenAccess(book: BookRow, user: UserRow, copy: UserBookRow | undefined): boolean {
   return (
     book.owner_id === user.id ||
     user.role === 'admin' ||
-    (book.visibility === 1 && !book.public_deleted) ||
+    isInPublicLibrary(book) ||
     (copy !== undefined && copy.source !== 'share')
   );
 }
@@ -56,18 +58,30 @@ export class BooksService {
 
   // ---------- presenting ----------
 
-  mediaUrl(key: string | null | undefined): string | null {
-    return key ? this.d.signer.sign(`/api/media/${key}`) : null;
+  /** A signed, expiring URL of a stored file; `grant` names whom it is for (see MediaGrant). */
+  mediaUrl(key: string | null | undefined, grant?: MediaGrant): string | null {
+    return key ? this.d.signer.sign(`/api/media/${key}`, { grant }) : null;
+  }
+
+  /**
+   * Media of a book in the public library may be seen by anyone holding the URL. Those of any other
+   * book name their reader: each request checks that the reader still has the book (a revoked share,
+   * a book made private), and the URL is of no use to anyone else.
+   */
+  mediaGrant(book: BookRow, user: UserRow): MediaGrant | undefined {
+    return isInPublicLibrary(book) ? undefined : { userId: user.id, bookId: book.id };
   }
 
   get repo(): BooksRepo {
     return this.d.repo;
   }
 
-  /** Signed URLs of a book's images, by the parser's image id. */
-  async imageUrls(bookId: number, imageIds: string[]): Promise<Map<string, string>> {
-    const rows = await this.d.repo.images(bookId, [...new Set(imageIds)]);
-    return new Map(rows.map((r) => [r.image_id, this.mediaUrl(r.storage_key)!]));
+  /** Signed URLs of a book's images for this reader, by the parser's image id. */
+  async imageUrls(book: BookRow, user: UserRow, imageIds: string[]): Promise<Map<string, string>> {
+    if (imageIds.length === 0) return new Map();
+    const rows = await this.d.repo.images(book.id, [...new Set(imageIds)]);
+    const grant = this.mediaGrant(book, user);
+    return new Map(rows.map((r) => [r.image_id, this.mediaUrl(r.storage_key, grant)!]));
   }
 
   /** A book as the user sees it: their copy's info when they have one, or the public book's (`asPublic`). */
@@ -82,7 +96,7 @@ export class BooksService {
       bookDescribe: copy?.description ?? book.description,
       category: copy?.category ?? book.category,
       bookStatus: book.public_deleted ? 0 : book.visibility,
-      coverUrl: this.mediaUrl(cover ? thumbKey(cover) : null),
+      coverUrl: this.mediaUrl(cover ? thumbKey(cover) : null, this.mediaGrant(book, user)),
       format: book.format,
       originalLanguage: book.original_language,
       readLanguage: copy?.read_language ?? null,
@@ -114,6 +128,13 @@ export class BooksService {
 
   private canEditPublic(book: BookRow, user: UserRow): boolean {
     return book.owner_id === user.id || user.role === 'admin';
+  }
+
+  /** Whether the user may still see the book (the media route's check of a grant). */
+  async canRead(user: UserRow, bookId: number): Promise<boolean> {
+    const book = await this.d.repo.findBookById(bookId);
+    if (!book) return false;
+    return (await this.access(book, user, await this.d.repo.findCopy(user.id, book.id))) !== undefined;
   }
 
   /** The book and the user's copy, or bookNotFound when the user may not see it. */

@@ -240,7 +240,7 @@ describe('libraries and book management', () => {
     );
     expect(res.code).toBe(0);
     const url: string = res.data.coverUrl;
-    expect(url).toMatch(/^\/api\/media\/covers\/[0-9a-f]+-thumb\.jpg\?sig=/);
+    expect(url).toMatch(/^\/api\/media\/covers\/[0-9a-f]+-thumb\.jpg\?exp=\d+&(user=\d+&book=\d+&)?sig=/);
     const image = await t.app.inject({ url });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/jpeg');

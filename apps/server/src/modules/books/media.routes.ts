@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
-import type { FileStorage } from '../../engines/storage/storage.ts';
 import { sendNotFound } from '../../http/error-handler.ts';
-import type { UrlSigner } from '../../lib/signing.ts';
+import type { SignedQuery } from '../../lib/signing.ts';
+import type { MediaService } from './media.service.ts';
 
 const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg',
@@ -14,25 +14,21 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Covers and book images by signed URL (see lib/signing.ts). Keys never come from user input: a
- * signature only exists for keys the server made. Files never change under a key, so they are cached.
+ * Covers and book images by signed URL (see MediaService). Keys never come from user input: a
+ * signature only exists for keys the server made. Files never change under a key, so a browser keeps
+ * them as long as their URL lives.
  */
-export const mediaRoutes: FastifyPluginAsync<{ storage: FileStorage; signer: UrlSigner }> = async (
-  app,
-  { storage, signer },
-) => {
+export const mediaRoutes: FastifyPluginAsync<{ media: MediaService }> = async (app, { media }) => {
   app.get('/media/*', { schema: { hide: true }, config: { rateLimit: false } }, async (request, reply) => {
-    const pathname = request.url.split('?')[0]!;
-    const key = decodeURIComponent(pathname.slice('/api/media/'.length));
-    const { sig } = request.query as { sig?: string };
-    if (!signer.verify(pathname, sig) || !(await storage.exists(key))) return sendNotFound(reply);
+    const file = await media.open(request.url.split('?')[0]!, request.query as SignedQuery);
+    if (!file) return sendNotFound(reply);
     return (
       reply
-        .header('content-type', TYPES[path.extname(key)] ?? 'application/octet-stream')
-        .header('cache-control', 'private, max-age=31536000, immutable')
+        .header('content-type', TYPES[path.extname(file.key)] ?? 'application/octet-stream')
+        .header('cache-control', `private, max-age=${file.maxAge}`)
         // An SVG opened directly must not run scripts.
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .send(await storage.stream(key))
+        .send(await media.stream(file.key))
     );
   });
 };

@@ -21,6 +21,7 @@ import type { FileStorage } from '../../engines/storage/storage.ts';
 import { AppError, fail } from '../../http/errors.ts';
 import { maxAttempts, type JobName, type JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { PointsService } from '../points/points.service.ts';
 import type { BooksRepo } from './books.repo.ts';
 import { newBookCode } from './book-code.ts';
@@ -47,6 +48,9 @@ const NEXT_STAGE: Partial<Record<WorkStage, WorkStage>> = {
 
 const stageIndex = (stage: string) => UPLOAD_STAGES.indexOf(stage as UploadStage);
 
+/** The counters of the per-IP upload limits (SPEC §9: per day and per month). */
+const uploadKeys = (ip: string) => ({ day: `uploads:day:${ip}`, month: `uploads:month:${ip}` });
+
 /** Thrown inside a stage to fail it for good (no retry): the file itself is the problem. */
 class StageFailure extends Error {
   readonly key: string;
@@ -69,6 +73,8 @@ interface Deps {
   coverUrl: (key: string) => string | null;
   /** Pays for the optional processing the uploader asked for (footnote splitting, OCR). */
   points: PointsService;
+  /** Keeps the per-IP upload counters (see upload()). */
+  limiter: RateLimiter;
 }
 
 /**
@@ -88,9 +94,13 @@ export class UploadService {
 
   async counts(ip: string): Promise<UploadCount> {
     const { books, accounts } = this.d.config;
-    const counts = await this.d.repo.uploadCounts(ip);
+    const [today, thisMonth] = await Promise.all([
+      this.d.limiter.peek(uploadKeys(ip).day),
+      this.d.limiter.peek(uploadKeys(ip).month),
+    ]);
     return {
-      ...counts,
+      today: today.count,
+      thisMonth: thisMonth.count,
       dailyLimit: books.uploadsPerDay,
       monthlyLimit: books.uploadsPerMonth,
       maxFileMb: Math.round(books.maxFileBytes / 1024 / 1024),
@@ -98,14 +108,20 @@ export class UploadService {
     };
   }
 
-  /** Stores an uploaded book file once per content hash and counts the upload against the IP limits. */
-  async upload(userId: number, ip: string, file: { filename: string; data: Buffer }): Promise<UploadedFile> {
-    const counts = await this.counts(ip);
-    if (counts.today >= counts.dailyLimit || counts.thisMonth >= counts.monthlyLimit) {
-      throw fail('uploadLimitReached', { ...counts });
-    }
-    if (file.data.length > this.d.config.books.maxFileBytes)
-      throw fail('fileTooLarge', { maxFileMb: counts.maxFileMb });
+  /**
+   * Stores an uploaded book file once per content hash and counts the upload against the IP limits.
+   * The file is checked first (size, type: nothing is stored or counted for a file that is refused);
+   * then the upload takes a slot of the day's and the month's limit, each in one statement, before
+   * anything is stored: uploads racing each other never pass the limits.
+   */
+  async upload(
+    userId: number,
+    ip: string,
+    file: { filename: string; data: Buffer },
+  ): Promise<UploadedFile> {
+    const { maxFileBytes } = this.d.config.books;
+    if (file.data.length > maxFileBytes)
+      throw fail('fileTooLarge', { maxFileMb: Math.round(maxFileBytes / 1024 / 1024) });
     const extension = path.extname(file.filename).slice(1).toLowerCase();
     if (!['pdf', 'txt', 'docx', 'doc', 'epub'].includes(extension)) throw fail('unsupportedFileType');
     const sniffed = sniff(file.data);
@@ -121,25 +137,47 @@ export class UploadService {
       this.d.logger.info({ extension, sniffed: sniffed.format }, 'file extension does not match its content');
     }
 
-    const sha256 = createHash('sha256').update(file.data).digest('hex');
-    let stored = await this.d.repo.findFileBySha(sha256);
-    if (!stored) {
-      const id = `f${randomBytes(12).toString('hex')}`;
-      const storageKey = `uploads/${sha256.slice(0, 2)}/${sha256}.${sniffed.format}`;
-      await this.d.storage.put(storageKey, file.data);
-      stored = await this.d.repo.insertFile({
-        id,
-        sha256,
-        size: String(file.data.length),
-        format: sniffed.format,
-        storage_key: storageKey,
-        original_name: file.filename.slice(0, 255),
-        created_by: userId,
-      });
+    const release = await this.takeUploadSlots(ip);
+    try {
+      const sha256 = createHash('sha256').update(file.data).digest('hex');
+      let stored = await this.d.repo.findFileBySha(sha256);
+      if (!stored) {
+        const id = `f${randomBytes(12).toString('hex')}`;
+        const storageKey = `uploads/${sha256.slice(0, 2)}/${sha256}.${sniffed.format}`;
+        await this.d.storage.put(storageKey, file.data);
+        stored = await this.d.repo.insertFile({
+          id,
+          sha256,
+          size: String(file.data.length),
+          format: sniffed.format,
+          storage_key: storageKey,
+          original_name: file.filename.slice(0, 255),
+          created_by: userId,
+        });
+      }
+      await this.d.repo.recordUpload(ip, userId, stored.id);
+      // Never throws: a file whose metadata cannot be read is simply named after itself.
+      const metadata = await this.metadata.of(stored, file.data);
+      return { fileId: stored.id, format: stored.format, metadata: this.metadata.present(metadata) };
+    } catch (error) {
+      await release();
+      throw error;
     }
-    await this.d.repo.recordUpload(ip, userId, stored.id);
-    const metadata = await this.metadata.of(stored, file.data);
-    return { fileId: stored.id, format: stored.format, metadata: this.metadata.present(metadata) };
+  }
+
+  /** Takes a slot of today's and of this month's upload limit; uploadLimitReached when one is full. */
+  private async takeUploadSlots(ip: string): Promise<() => Promise<void>> {
+    const { uploadsPerDay, uploadsPerMonth } = this.d.config.books;
+    const keys = uploadKeys(ip);
+    const day = await this.d.limiter.take(keys.day, uploadsPerDay, 'day');
+    const month = day.allowed ? await this.d.limiter.take(keys.month, uploadsPerMonth, 'month') : undefined;
+    if (!day.allowed || !month?.allowed) {
+      if (day.allowed) await this.d.limiter.giveBack(keys.day);
+      throw fail('uploadLimitReached', { ...(await this.counts(ip)) });
+    }
+    return async () => {
+      await Promise.all([this.d.limiter.giveBack(keys.day), this.d.limiter.giveBack(keys.month)]);
+    };
   }
 
   // ---------- requests and stages ----------
@@ -156,7 +194,9 @@ export class UploadService {
     const original = body.originalLanguage ? findLanguage(body.originalLanguage) : undefined;
     if (body.originalLanguage && !original) throw fail('noSuchLanguage');
     const info = bookInfo(body, file, await this.metadata.of(file));
-    const request = await this.d.repo.createRequest({
+    // Every request is covered by an upload of the file, counted against the limits, that no other
+    // request has used: saving the same upload twice (or a file someone else uploaded) parses nothing.
+    const request = await this.d.repo.createRequestFromUpload({
       id: `r${randomBytes(12).toString('hex')}`,
       user_id: userId,
       file_id: file.id,
@@ -172,6 +212,7 @@ export class UploadService {
       stage: 'infoSaving',
       status: 'done',
     });
+    if (!request) throw fail('fileMissing', { reason: 'noUnsavedUpload' });
     if (options.autoChain) await this.advance(request, 'parsingFile');
     return { requestId: request.id };
   }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
+import { hasUnsafeText, unsafeTextError } from '../../http/input-checks.ts';
 import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const tags = ['feedback'];
@@ -41,6 +42,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ services: Services; guards:
           } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         }
       } else Object.assign(fields, request.body as Record<string, string>);
+      if (hasUnsafeText(fields)) throw unsafeTextError('body');
       return ok(
         await feedback.add(authOf(request).user, {
           title: fields.title ?? '',

@@ -245,7 +245,8 @@ export class ReaderService {
     const chapter = await this.repo.chapterOf(book.id, blocks[0]?.chapter_idx ?? 1);
     const byseq = new Map(rows.map((r) => [r.seq, r]));
     const images = await this.d.books.imageUrls(
-      book.id,
+      book,
+      user,
       blocks.flatMap((b) => (b.image_id ? [b.image_id] : [])),
     );
     const out: PageData = {
@@ -266,7 +267,8 @@ export class ReaderService {
     if (translated)
       out.charge = await this.settle(user, book.id, book.code, target.code, page, wanted, byseq, chargedAlready);
     const complete = wanted.every((b) => byseq.get(b.seq)?.status === 'done' || byseq.get(b.seq)?.status === 'failed');
-    if (complete) {
+    // A page with images is not kept for everyone: its image URLs are signed for this reader and expire.
+    if (complete && images.size === 0) {
       const { charge: _charge, ...data } = out;
       this.remember(cacheKey, {
         data,

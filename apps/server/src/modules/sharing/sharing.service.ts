@@ -121,7 +121,11 @@ export class SharingService {
         bookName: book.title,
         bookAuthor: book.author,
         bookDescribe: book.description,
-        coverUrl: this.d.books.mediaUrl(book.cover_key ? thumbKey(book.cover_key) : null),
+        // Outside the public library, the cover is shown while the link holds (see MediaGrant).
+        coverUrl: this.d.books.mediaUrl(
+          book.cover_key ? thumbKey(book.cover_key) : null,
+          book.visibility === 1 && !book.public_deleted ? undefined : { shareId: id },
+        ),
         format: book.format,
         pageCount: book.page_count,
         originalLanguage: book.original_language,

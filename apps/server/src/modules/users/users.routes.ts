@@ -22,7 +22,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
   app,
   { services, guards },
 ) => {
-  const { users, auth } = services;
+  const { users, auth, verification } = services;
   // onRequest: the token is checked before the body is even parsed.
   app.addHook('onRequest', guards.requireUser);
 
@@ -120,7 +120,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
     },
     async (request) =>
       ok(
-        await auth.requestEmailChange(
+        await verification.requestEmailChange(
           authOf(request),
           request.body.email,
           request.body.password,

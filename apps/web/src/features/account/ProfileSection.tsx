@@ -7,6 +7,7 @@ import { settingsApi } from '../../api/settings.ts';
 import { feedbackImageProblem } from '../feedback/imageRules.ts';
 import { authRules } from '../auth/rules.ts';
 import { useSaveUser, useSettingsAction } from './useSaveUser.ts';
+import { useRenewExpiredMedia } from '../../shell/mediaRenewal.ts';
 
 /** Avatar, username and nickname. */
 export function ProfileSection({ user }: { user: UserInfo }) {
@@ -17,6 +18,7 @@ export function ProfileSection({ user }: { user: UserInfo }) {
   const [uploading, setUploading] = useState(false);
   const [saving, setSaving] = useState(false);
   const rules = authRules(t);
+  const renewExpired = useRenewExpiredMedia();
 
   const uploadAvatar = async (file: File) => {
     setUploading(true);
@@ -27,7 +29,16 @@ export function ProfileSection({ user }: { user: UserInfo }) {
   return (
     <div className="yd-settings-profile">
       <div className="yd-settings-avatar">
-        <Avatar size={88} src={user.avatar || undefined} icon={<UserOutlined />} className="yd-avatar" />
+        <Avatar
+          size={88}
+          src={user.avatar || undefined}
+          icon={<UserOutlined />}
+          className="yd-avatar"
+          onError={() => {
+            renewExpired(user.avatar);
+            return true;
+          }}
+        />
         <Upload
           accept="image/*"
           showUploadList={false}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '@yidu/shared/auth';
 import { isAdmin, useAuth } from '../../stores/auth.ts';
 import { useLogout } from './logout.ts';
+import { useRenewExpiredMedia } from '../../shell/mediaRenewal.ts';
 
 function displayName(user: UserInfo | null): string {
   return user ? user.nickname || user.username || user.account : '';
@@ -13,10 +14,15 @@ function displayName(user: UserInfo | null): string {
 
 function UserAvatar({ user, size }: { user: UserInfo | null; size: number }) {
   const name = displayName(user);
+  const renewExpired = useRenewExpiredMedia();
   return (
     <Avatar
       size={size}
       src={user?.avatar || undefined}
+      onError={() => {
+        renewExpired(user?.avatar);
+        return true;
+      }}
       icon={name ? undefined : <UserOutlined />}
       className="yd-avatar"
     >

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useRenewExpiredMedia } from '../../shell/mediaRenewal.ts';
 import { coverColors } from './bookUtils.ts';
 
 interface BookCoverProps {
@@ -8,14 +9,26 @@ interface BookCoverProps {
   size?: 'card' | 'large';
 }
 
-/** The book's cover image, or a typographic cover made from its title when there is none (or it fails). */
+/**
+ * The book's cover image, or a typographic cover made from its title when there is none (or it fails).
+ * An expired URL fails too: the list is fetched again, and its fresh URL replaces it.
+ */
 export function BookCover({ name, author, coverUrl, size = 'card' }: BookCoverProps) {
   const [broken, setBroken] = useState<string | null>(null);
+  const renewExpired = useRenewExpiredMedia();
   const className = `yd-cover yd-cover-${size}`;
   if (coverUrl && broken !== coverUrl) {
     return (
       <div className={className}>
-        <img src={coverUrl} alt="" loading="lazy" onError={() => setBroken(coverUrl)} />
+        <img
+          src={coverUrl}
+          alt=""
+          loading="lazy"
+          onError={() => {
+            setBroken(coverUrl);
+            renewExpired(coverUrl);
+          }}
+        />
       </div>
     );
   }

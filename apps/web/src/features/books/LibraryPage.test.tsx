@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import LibraryPage from './LibraryPage.tsx';
 import { makeBook, makeDetail, page } from './testData.ts';
@@ -240,5 +240,28 @@ describe('book detail popup', () => {
     await user.click(within(confirm!.closest<HTMLElement>('.ant-modal')!).getByRole('button', { name: 'Make public' }));
     expect(await screen.findByText('Permission change failed: Insufficient permissions')).toBeTruthy();
     expect(lastCall(calls, '/api/book/updateBook').body).toEqual({ bookCode: 'b3', bookStatus: 1 });
+  });
+});
+
+describe('signed cover URLs', () => {
+  it('fetches the list again when a cover fails because its URL expired, and shows the fresh one', async () => {
+    const expired = '/api/media/covers/a-thumb.jpg?exp=1000&sig=old';
+    const fresh = `/api/media/covers/a-thumb.jpg?exp=${Math.floor(Date.now() / 1000) + 6 * 3600}&sig=new`;
+    let lists = 0;
+    const { calls } = setup('/books/user', {
+      'GET /api/book/user/library': () => ok(page([{ ...theirs, coverUrl: ++lists === 1 ? expired : fresh }])),
+    });
+    const card = await screen.findByTestId('book-card-b2');
+    const img = card.querySelector('img')!;
+    expect(img.getAttribute('src')).toBe(expired);
+    fireEvent.error(img);
+    await waitFor(() =>
+      expect(screen.getByTestId('book-card-b2').querySelector('img')?.getAttribute('src')).toBe(fresh),
+    );
+    expect(calls.filter((c) => c.path === '/api/book/user/library')).toHaveLength(2);
+    // A fresh URL that fails (a missing file) shows the title cover and asks nothing more.
+    fireEvent.error(screen.getByTestId('book-card-b2').querySelector('img')!);
+    expect(screen.getByTestId('book-card-b2').querySelector('img')).toBeNull();
+    expect(calls.filter((c) => c.path === '/api/book/user/library')).toHaveLength(2);
   });
 });

@@ -94,6 +94,17 @@ function renderPage(mode: 'simple' | 'default' | 'advanced', extra: Partial<Para
   return { ...render(<PageView {...props} />), props };
 }
 
+describe('images', () => {
+  it('says which image failed to load, so that an expired URL can be renewed', () => {
+    const onImageError = vi.fn();
+    const url = '/api/media/books/1/img-a.png?exp=1000&sig=x';
+    const image = { ...data.blocks[0]!, id: 'img', type: 'image', text: 'A map', imageUrl: url, translation: null };
+    renderPage('simple', { data: { ...data, blocks: [image] }, onImageError });
+    fireEvent.error(screen.getByRole('img', { name: 'A map' }));
+    expect(onImageError).toHaveBeenCalledWith(url);
+  });
+});
+
 describe('reader modes', () => {
   it('defines what each mode shows', () => {
     expect(sidesOf('simple', true, true)).toEqual({ original: false, translation: true });

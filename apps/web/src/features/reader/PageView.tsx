@@ -24,6 +24,8 @@ export interface PageViewProps {
   onMarkClick?: (mark: Mark, event: MouseEvent<HTMLElement>) => void;
   onNoteClick?: (note: AiAnnotation, event: MouseEvent<HTMLElement>) => void;
   onLink?: (targetId: string) => void;
+  /** An image failed to load (its signed URL may have expired). */
+  onImageError?: (url: string) => void;
   flashId?: string | null;
 }
 
@@ -61,6 +63,7 @@ export function PageView(props: PageViewProps) {
           onMarkClick={props.onMarkClick}
           onNoteClick={props.onNoteClick}
           onLink={props.onLink}
+          onImageError={props.onImageError}
         />
       ))}
     </div>
@@ -88,6 +91,7 @@ interface BlockProps {
   onMarkClick?: PageViewProps['onMarkClick'];
   onNoteClick?: PageViewProps['onNoteClick'];
   onLink?: (targetId: string) => void;
+  onImageError?: (url: string) => void;
 }
 
 function markDecorations(marks: Mark[] | undefined, inTranslation: boolean, onClick?: BlockProps['onMarkClick']) {
@@ -151,7 +155,14 @@ const Block = memo(function Block(props: BlockProps) {
   if (block.type === 'image') {
     return (
       <figure id={blockDomId(block.id)} className={className}>
-        {block.imageUrl && <img src={block.imageUrl} alt={block.text} loading="lazy" />}
+        {block.imageUrl && (
+          <img
+            src={block.imageUrl}
+            alt={block.text}
+            loading="lazy"
+            onError={() => props.onImageError?.(block.imageUrl!)}
+          />
+        )}
         {block.text && (
           <figcaption {...{ [TEXT_ATTR]: block.id, [SIDE_ATTR]: 'text' }}>
             {renderInline(originalNodes, { decorations: originalDecorations, onLink: props.onLink })}

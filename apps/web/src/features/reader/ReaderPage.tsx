@@ -33,6 +33,7 @@ import { readerApi, readerPath, type HighlightStyle, type RestateLevel } from '.
 import { bookTabId, useTabs } from '../../stores/tabs.ts';
 import { schemeColors, useReaderSettings } from '../../stores/readerSettings.ts';
 import { usePageTitle } from '../../shell/usePageTitle.ts';
+import { useRenewExpiredMedia } from '../../shell/mediaRenewal.ts';
 import { PageView, blockDomId } from './PageView.tsx';
 import { SelectionToolbar, type HighlightColor } from './SelectionToolbar.tsx';
 import { AiCard, type AiKind, type AiRequest } from './AiCard.tsx';
@@ -156,6 +157,7 @@ function Reader({ book, language }: ReaderProps) {
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const client = useQueryClient();
+  const renewExpiredMedia = useRenewExpiredMedia();
   const bookCode = book.bookCode;
   const settings = useReaderSettings((s) => s.settings);
   const wide = useMediaQuery('(min-width: 1100px)');
@@ -685,6 +687,7 @@ function Reader({ book, language }: ReaderProps) {
               onMarkClick={onMarkClick}
               onNoteClick={onNoteClick}
               onLink={onLink}
+              onImageError={renewExpiredMedia}
               flashId={flashId}
             />
           )}
