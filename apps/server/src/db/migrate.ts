@@ -9,6 +9,7 @@ import * as m0007 from './migrations/0007-reading.ts';
 import * as m0008 from './migrations/0008-sharing-feedback.ts';
 import * as m0009 from './migrations/0009-audit.ts';
 import * as m0010 from './migrations/0010-access-events.ts';
+import * as m0011 from './migrations/0011-points-holds.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-sharing-feedback': m0008,
   '0009-audit': m0009,
   '0010-access-events': m0010,
+  '0011-points-holds': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
