@@ -354,7 +354,7 @@ export async function pointsHistory(
       const before = Number(r.balance_before);
       const points = Number(r.points);
       const code = r.detail?.bookCode;
-      const title = typeof code === 'string' ? titles.get(code) : undefined;
+      const title = typeof code === 'string' && typeof r.detail?.bookTitle !== 'string' ? titles.get(code) : undefined;
       return {
         id: Number(r.id),
         type: r.type,

@@ -89,6 +89,13 @@ describe('reading a translated page', () => {
       (r: { reason: string; detail: { page: number } }) => r.reason === 'translation' && r.detail.page === 2,
     );
     expect(pageCharges).toHaveLength(1);
+    // The history says what was bought, by the title the reader knows the book by, kept in the row.
+    expect(pageCharges[0].detail).toMatchObject({
+      bookCode: code,
+      bookTitle: 'en-pride-and-prejudice-cp1252-crlf.txt',
+      page: 2,
+      language: 'zh',
+    });
     // Reading the page again costs nothing more.
     await t.call('GET', url, { token: alice });
     expect(
