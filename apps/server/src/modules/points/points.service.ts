@@ -36,9 +36,6 @@ export const HOLD_TTL_SECONDS = 10 * 60;
 /** Expired holds resolved per sweep round. */
 const SWEEP_BATCH = 200;
 
-/** What decides whether a user can pay: their balance and whether they confirm each charge. */
-export type Payer = Pick<UserRow, 'deduct_mode' | 'points_balance'>;
-
 export interface Charge {
   points: number;
   reason: string;
@@ -302,17 +299,6 @@ export class PointsService {
     if (!(await this.repo.userExists(this.db, userId))) throw fail('notFound');
     await this.credit(userId, points, 'adminGrant', `grant:${requestId}`, detail);
     return this.balance(userId);
-  }
-
-  /** The user's balance and deduction mode as they are now. */
-  async payer(userId: number): Promise<Payer> {
-    const row = await this.repo.payer(this.db, userId);
-    return { deduct_mode: row.deduct_mode, points_balance: row.points_balance };
-  }
-
-  /** Book titles by code as the user sees them (for history rows that kept only the code). */
-  bookTitles(userId: number, codes: string[]): Promise<Map<string, string>> {
-    return this.repo.bookTitles(this.db, userId, codes);
   }
 
   private async balance(userId: number): Promise<number> {
