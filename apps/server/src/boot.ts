@@ -15,6 +15,7 @@ import { registerBookJobs } from './modules/books/books.jobs.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
+import { registerPointsJobs } from './modules/points/points.jobs.ts';
 import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
@@ -118,6 +119,7 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       cleanups.push(() => activeMailer.close());
       registerSystemJobs(queue, { mailer, limiter: services.limiter });
       registerBookJobs(queue, services.uploads, services.reader);
+      registerPointsJobs(queue, services.points);
       await queue.startWorkers();
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
       // pdf.js takes 0.2-0.5 s to load and compile: paid now rather than by the first PDF uploaded.

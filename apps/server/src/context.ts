@@ -90,7 +90,7 @@ export function createServices(infra: Infrastructure): Services {
   });
   const booksRepo = new BooksRepo(infra.db, access);
   const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger, access });
-  const pointsService = new PointsService(infra.db);
+  const pointsService = new PointsService(infra.db, infra.logger);
   const translation = new TranslationService({
     db: infra.db,
     logger: infra.logger,

@@ -10,7 +10,10 @@ const Common = {
   language: z.string().min(1).max(40),
   /** 'deductAfterConfirmation' users confirm the quoted price. */
   confirm: z.boolean().optional(),
-  /** A retried request with the same id is charged once. */
+  /**
+   * Names one purchase: a retried request with the same id gets the answer it paid for again (or
+   * requestInProgress while it is being made), never a second answer; another request with it is refused.
+   */
   requestId: z.string().min(8).max(64).optional(),
   /** false: one JSON answer instead of server-sent events. */
   stream: z.boolean().default(true),
@@ -74,6 +77,7 @@ export const SearchBody = z.object({
   /** Also ask the AI for an answer grounded in the passages found (priced). */
   ai: z.boolean().default(false),
   confirm: Common.confirm,
+  requestId: Common.requestId,
 });
 export const SearchHit = z.object({
   blockId: z.string(),

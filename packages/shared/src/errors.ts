@@ -69,6 +69,8 @@ export const ERRORS = {
   shareRevoked: { status: 410, message: 'This share link is no longer valid' },
   insufficientPoints: { status: 402, message: 'Not enough points' },
   pointsConfirmationRequired: { status: 409, message: 'Please confirm the points charge' },
+  requestInProgress: { status: 409, message: 'This request is still being answered' },
+  requestIdReused: { status: 409, message: 'This request id was already used for another request' },
   aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
 } as const satisfies Record<string, { status: number; message: string }>;

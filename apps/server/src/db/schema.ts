@@ -36,6 +36,8 @@ export interface UsersTable {
   pending_email: Generated<string | null>;
   show_name_on_shares: Generated<boolean>;
   points_balance: DefaultedBigInt;
+  /** Points promised to paid actions still running (points_holds); never more than the balance. */
+  points_held: DefaultedBigInt;
   login_count: Generated<number>;
   last_login_at: NullableTimestamp;
   created_at: CreatedAt;
@@ -90,6 +92,23 @@ export interface PointsLedgerTable {
   detail: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   idempotency_key: string | null;
   created_at: CreatedAt;
+}
+
+export type HoldStatus = 'held' | 'settled' | 'released';
+
+export interface PointsHoldsTable {
+  id: GeneratedBigId;
+  user_id: number;
+  action: string;
+  key: string;
+  fingerprint: string;
+  points: BigIntColumn;
+  status: ColumnType<HoldStatus, HoldStatus | undefined, HoldStatus>;
+  detail: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  resolved_at: NullableTimestamp;
 }
 
 export interface LoginEventsTable {
@@ -388,6 +407,7 @@ export interface Database {
   verification_codes: VerificationCodesTable;
   invite_codes: InviteCodesTable;
   points_ledger: PointsLedgerTable;
+  points_holds: PointsHoldsTable;
   login_events: LoginEventsTable;
   rate_limits: RateLimitsTable;
   files: FilesTable;

@@ -6,6 +6,8 @@ import type { MailJob } from '../engines/mail/mailer.ts';
 export interface JobPayloads {
   'mail.send': MailJob;
   'maintenance.prune': Record<string, never>;
+  /** Resolves the points holds of processes that died (PointsService.sweepExpired). */
+  'points.sweepHolds': Record<string, never>;
   'book.parse': { requestId: string };
   'book.detectLanguage': { requestId: string };
   'book.translateTitle': { requestId: string };
@@ -27,6 +29,7 @@ interface QueueSettings {
 const QUEUES: Record<JobName, QueueSettings> = {
   'mail.send': { retryLimit: 8, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 },
   'maintenance.prune': { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
+  'points.sweepHolds': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
   // A parse that outlives its expiry (a killed worker) is retried; the handler is idempotent.
   'book.parse': { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
   'book.detectLanguage': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
@@ -112,6 +115,7 @@ export class JobQueue {
       );
     }
     await this.boss.schedule('maintenance.prune', '17 * * * *', {});
+    await this.boss.schedule('points.sweepHolds', '* * * * *', {});
   }
 
   /** The state of a job as pg-boss sees it, or undefined when it no longer exists. */

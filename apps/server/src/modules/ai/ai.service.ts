@@ -8,8 +8,6 @@ import {
   type RestateBody,
   type SearchResult,
 } from '@yidu/shared';
-import { sql } from 'kysely';
-import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { BookRow, UserRow } from '../../db/schema.ts';
 import { EngineError } from '../../engines/translation/errors.ts';
@@ -17,10 +15,13 @@ import type { LlmClient } from '../../engines/llm/types.ts';
 import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BooksService } from '../books/books.service.ts';
-import type { PointsService, PricedAction } from '../points/points.service.ts';
+import type { Hold, PointsService, PricedAction } from '../points/points.service.ts';
+import { AiRepo } from './ai.repo.ts';
+import { parseAnnotations, snippet, stripTags } from './model-text.ts';
 import { annotatePrompt, explainPrompt, restatePrompt, searchPrompt, type PassageContext } from './prompts.ts';
 
-export type AiEvent = { delta: string } | { done: { text: string; charge: { points: number; charged: boolean } } };
+export type Charge = { points: number; charged: boolean };
+export type AiEvent = { delta: string } | { done: { text: string; charge: Charge } };
 
 interface Deps {
   db: Db;
@@ -30,20 +31,25 @@ interface Deps {
   llm: LlmClient | undefined;
 }
 
-const ANNOTATION_JSON = z.object({
-  notes: z.array(z.object({ p: z.coerce.number(), term: z.string(), kind: z.string(), note: z.string() })),
-});
-const KINDS = new Set(['word', 'name', 'idiom', 'allusion', 'grammar', 'other']);
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
+/**
+ * A paid AI answer about to be made (its price held; no hold when the price is 0), or one the same
+ * request id already paid for, whose answer is given again instead of a new one.
+ */
+type Purchase =
+  { hold: Hold | undefined; price: number; paid?: undefined } | { hold?: undefined; paid: Hold; price: number };
 
 /**
  * The AI reading aids: explanations, restatements, page annotations and intelligent search. Each is
- * priced; the price is checked before the model is asked and charged only when the answer is complete.
+ * priced: the price is held before the model is asked, charged when the answer is complete, and
+ * given back when the model fails or has nothing to say. A request id buys one answer: retried, it
+ * gets the same answer again, never a second one.
  */
 export class AiService {
   private readonly d: Deps;
+  private readonly repo: AiRepo;
   constructor(deps: Deps) {
     this.d = deps;
+    this.repo = new AiRepo(deps.db);
   }
 
   private llm(): LlmClient {
@@ -55,7 +61,7 @@ export class AiService {
   private async viewWith(user: UserRow, code: string, feature: AiFeature) {
     const view = await this.d.books.view(user, code);
     if (!view.features?.includes(feature)) throw fail('insufficientPermissions', { feature });
-    return view;
+    return { ...view, title: view.copy?.title ?? view.book.title };
   }
 
   private language(code: string): string {
@@ -64,57 +70,66 @@ export class AiService {
     return language.code;
   }
 
-  private async preflight(user: UserRow, action: PricedAction, confirm: boolean | undefined): Promise<number> {
-    const price = (await this.d.points.prices())[action];
-    this.d.points.assertCanPay(user, price, confirm ?? false, { action });
-    return price;
-  }
-
-  private async charge(
+  /**
+   * Holds the price of an answer (after the quote, in confirmation mode), or finds the answer this
+   * request id already bought. `key` is bound to the user by the ledger, to the action here, and to
+   * `content` by its fingerprint: the same id cannot buy other content.
+   */
+  private async purchase(
     user: UserRow,
     action: PricedAction,
-    points: number,
-    key: string,
-    detail: Record<string, unknown>,
-  ) {
-    try {
-      const result = await this.d.points.spend(user.id, { points, reason: action, idempotencyKey: key, detail });
-      return { points, charged: result.charged || (await this.d.points.charged(user.id, key)) };
-    } catch (error) {
-      this.d.logger.info({ userId: user.id, action, err: error }, 'AI charge failed');
-      return { points, charged: false };
-    }
+    options: { key: string; content: unknown; confirm: boolean | undefined; detail: Record<string, unknown> },
+  ): Promise<Purchase> {
+    const key = `${action}:${options.key}`;
+    const content = { action, ...(options.content as object) };
+    const earlier = await this.d.points.earlierPurchase(user.id, key, content);
+    if (earlier) return this.bought(earlier);
+    const price = (await this.d.points.prices())[action];
+    if (price <= 0) return { hold: undefined, price };
+    await this.d.points.assertConfirmed(user.id, price, options.confirm ?? false, { action });
+    const { hold, created } = await this.d.points.reserve(user.id, {
+      action,
+      key,
+      content,
+      points: price,
+      detail: options.detail,
+    });
+    return created ? { hold, price } : this.bought(hold);
+  }
+
+  /** A purchase the key made before: its answer when it was paid, else it is still being answered. */
+  private bought(hold: Hold): Purchase {
+    if (hold.status !== 'settled') throw fail('requestInProgress');
+    return { paid: hold, price: hold.points };
+  }
+
+  /** Charges a held answer that was delivered; the answer is kept for a retried request. */
+  private async settle(purchase: Purchase, result: unknown): Promise<Charge> {
+    if (purchase.paid || !purchase.hold) return { points: purchase.price, charged: purchase.paid !== undefined };
+    const charged = await this.d.points.settle(purchase.hold, purchase.price, { result });
+    if (!charged) this.d.logger.warn({ holdId: purchase.hold.id }, 'an AI hold was resolved before its answer was');
+    return { points: purchase.price, charged };
+  }
+
+  /** Gives the held points back (no answer, or nothing in it); a settled hold is left as it is. */
+  private async release(purchase: Purchase): Promise<void> {
+    if (purchase.hold) await this.d.points.release(purchase.hold);
   }
 
   /** The block and its neighbours, for context. */
   private async passage(book: BookRow, blockId: string): Promise<PassageContext & { seq: number; page: number }> {
-    const block = await this.d.db
-      .selectFrom('book_blocks')
-      .selectAll()
-      .where('book_id', '=', book.id)
-      .where('block_id', '=', blockId)
-      .executeTakeFirst();
+    const block = await this.repo.block(book.id, blockId);
     if (!block) throw fail('notFound', { blockId });
-    const [around, chapter] = await Promise.all([
-      this.d.db
-        .selectFrom('book_blocks')
-        .select(['seq', 'text'])
-        .where('book_id', '=', book.id)
-        .where('seq', 'in', [block.seq - 1, block.seq + 1])
-        .execute(),
-      this.d.db
-        .selectFrom('book_chapters')
-        .select('title')
-        .where('book_id', '=', book.id)
-        .where('idx', '=', block.chapter_idx)
-        .executeTakeFirst(),
+    const [around, chapterTitle] = await Promise.all([
+      this.repo.texts(book.id, [block.seq - 1, block.seq + 1]),
+      this.repo.chapterTitle(book.id, block.chapter_idx),
     ]);
     return {
       seq: block.seq,
       page: block.page,
       bookTitle: book.title,
       author: book.author,
-      chapterTitle: chapter?.title ?? '',
+      chapterTitle,
       bookLanguage: book.original_language ?? 'en',
       paragraph: block.text,
       before: around.find((a) => a.seq === block.seq - 1)?.text,
@@ -126,38 +141,69 @@ export class AiService {
   async *explain(user: UserRow, body: ExplainBody): AsyncGenerator<AiEvent> {
     const llm = this.llm();
     const action: PricedAction = body.advanced ? 'advancedExplanation' : 'explanation';
-    const { book } = await this.viewWith(user, body.bookCode, action as AiFeature);
+    const { book, title } = await this.viewWith(user, body.bookCode, action as AiFeature);
     const language = this.language(body.language);
     const ctx = await this.passage(book, body.blockId);
-    const price = await this.preflight(user, action, body.confirm);
-    const text = yield* this.streamAnswer(
+    const purchase = await this.purchase(user, action, {
+      key: body.requestId ?? randomUUID(),
+      content: { bookId: book.id, blockId: body.blockId, selection: body.selection, language },
+      confirm: body.confirm,
+      detail: { bookCode: book.code, bookTitle: title, page: ctx.page, language, blockId: body.blockId },
+    });
+    yield* this.paidStream(
+      purchase,
       llm,
       explainPrompt(ctx, body.selection, language, body.advanced),
       body.advanced ? 900 : 400,
     );
-    const charge = await this.charge(user, action, price, body.requestId ?? randomUUID(), {
-      bookCode: body.bookCode,
-      blockId: body.blockId,
-    });
-    yield { done: { text, charge } };
   }
 
   /** Streams a simpler rewording of a selection, in the selection's own language, then charges it. */
   async *restate(user: UserRow, body: RestateBody): AsyncGenerator<AiEvent> {
     const llm = this.llm();
-    const { book } = await this.viewWith(user, body.bookCode, 'restatement');
+    const { book, title } = await this.viewWith(user, body.bookCode, 'restatement');
     const language = this.language(body.language);
     const ctx = await this.passage(book, body.blockId);
     // A selection made in the original text is reworded in the book's language, one made in the translation in the reader's.
     const selectionLanguage = ctx.paragraph.includes(body.selection.slice(0, 40)) ? ctx.bookLanguage : language;
-    const price = await this.preflight(user, 'restatement', body.confirm);
-    const text = yield* this.streamAnswer(llm, restatePrompt(ctx, body.selection, selectionLanguage, body.level), 800);
-    const charge = await this.charge(user, 'restatement', price, body.requestId ?? randomUUID(), {
-      bookCode: body.bookCode,
-      blockId: body.blockId,
-      level: body.level,
+    const purchase = await this.purchase(user, 'restatement', {
+      key: body.requestId ?? randomUUID(),
+      content: { bookId: book.id, blockId: body.blockId, selection: body.selection, language, level: body.level },
+      confirm: body.confirm,
+      detail: { bookCode: book.code, bookTitle: title, page: ctx.page, language, blockId: body.blockId },
     });
-    yield { done: { text, charge } };
+    yield* this.paidStream(purchase, llm, restatePrompt(ctx, body.selection, selectionLanguage, body.level), 800);
+  }
+
+  /**
+   * Streams a held answer and settles it once complete. Released when the model fails, answers
+   * nothing, or the reader goes away before the end (the generator is returned early).
+   */
+  private async *paidStream(
+    purchase: Purchase,
+    llm: LlmClient,
+    messages: Parameters<LlmClient['stream']>[0],
+    maxTokens: number,
+  ): AsyncGenerator<AiEvent> {
+    if (purchase.paid) {
+      const { text } = purchase.paid.result as { text: string };
+      yield { delta: text };
+      yield { done: { text, charge: { points: purchase.price, charged: true } } };
+      return;
+    }
+    let settled = false;
+    try {
+      const text = yield* this.streamAnswer(llm, messages, maxTokens);
+      if (text === '') {
+        yield { done: { text, charge: { points: purchase.price, charged: false } } };
+        return;
+      }
+      const charge = await this.settle(purchase, { text });
+      settled = true;
+      yield { done: { text, charge } };
+    } finally {
+      if (!settled) await this.release(purchase);
+    }
   }
 
   private async *streamAnswer(
@@ -183,132 +229,140 @@ export class AiService {
     return text.trim();
   }
 
-  /** Notes for the hard words, names, idioms and allusions of a page, shared by all its readers. */
+  /**
+   * Notes for the hard words, names, idioms and allusions of a page, shared by all its readers. Paid
+   * once per reader, page and language; a page where the model found nothing to note costs nothing.
+   */
   async annotate(
     user: UserRow,
     body: { bookCode: string; language: string; page: number; confirm?: boolean | undefined },
   ): Promise<AnnotateResult> {
     const llm = this.llm();
-    const { book } = await this.viewWith(user, body.bookCode, 'annotation');
+    const { book, title } = await this.viewWith(user, body.bookCode, 'annotation');
     const language = this.language(body.language);
-    const blocks = await this.d.db
-      .selectFrom('book_blocks')
-      .selectAll()
-      .where('book_id', '=', book.id)
-      .where('page', '=', body.page)
-      .where('type', 'in', ['paragraph', 'quote', 'listItem', 'heading'])
-      .orderBy('seq')
-      .execute();
+    const blocks = await this.repo.textBlocksOfPage(book.id, body.page);
     if (blocks.length === 0) throw fail('notFound', { page: body.page });
-    const key = `annotation:${book.id}:${language}:${body.page}`;
-    const price = (await this.d.points.prices()).annotation;
-    const alreadyPaid = await this.d.points.charged(user.id, key);
-    if (!alreadyPaid) this.d.points.assertCanPay(user, price, body.confirm ?? false, { action: 'annotation' });
-
-    const cached = await this.d.db
-      .selectFrom('ai_annotations')
-      .select('notes')
-      .where('book_id', '=', book.id)
-      .where('page', '=', body.page)
-      .where('lang', '=', language)
-      .where('model', '=', llm.model)
-      .executeTakeFirst();
-    let notes = cached?.notes as AiAnnotation[] | undefined;
-    if (!notes) {
-      const chapter = await this.d.db
-        .selectFrom('book_chapters')
-        .select('title')
-        .where('book_id', '=', book.id)
-        .where('idx', '=', blocks[0]!.chapter_idx)
-        .executeTakeFirst();
-      let answer;
-      try {
-        answer = await llm.complete(
-          annotatePrompt(
-            {
-              bookTitle: book.title,
-              author: book.author,
-              chapterTitle: chapter?.title ?? '',
-              bookLanguage: book.original_language ?? 'en',
-            },
-            blocks.map((b) => b.text),
-            language,
-          ),
-          { responseFormat: 'json', maxTokens: 1500, temperature: 0.2 },
-        );
-      } catch (error) {
-        if (error instanceof EngineError) throw fail('aiUnavailable', { reason: error.kind });
-        throw error;
-      }
-      notes = parseAnnotations(answer.text, blocks);
-      await this.d.db
-        .insertInto('ai_annotations')
-        .values({ book_id: book.id, page: body.page, lang: language, model: llm.model, notes: JSON.stringify(notes) })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
+    const purchase = await this.purchase(user, 'annotation', {
+      key: `${book.id}:${language}:${body.page}`,
+      content: { bookId: book.id, language, page: body.page },
+      confirm: body.confirm,
+      detail: { bookCode: book.code, bookTitle: title, page: body.page, language },
+    });
+    let notes: AiAnnotation[];
+    try {
+      notes = await this.pageNotes(llm, book, blocks, body.page, language);
+    } catch (error) {
+      await this.release(purchase);
+      throw error;
     }
-    const charge = alreadyPaid
-      ? { points: price, charged: true }
-      : await this.charge(user, 'annotation', price, key, { bookCode: body.bookCode, page: body.page, language });
-    return { annotations: notes, charge };
+    if (notes.length === 0) {
+      await this.release(purchase);
+      return { annotations: notes, charge: { points: purchase.price, charged: purchase.paid !== undefined } };
+    }
+    return { annotations: notes, charge: await this.settle(purchase, null) };
+  }
+
+  /** A page's notes: shared by every reader of the page once made; an empty answer is not kept. */
+  private async pageNotes(
+    llm: LlmClient,
+    book: BookRow,
+    blocks: Awaited<ReturnType<AiRepo['textBlocksOfPage']>>,
+    page: number,
+    language: string,
+  ): Promise<AiAnnotation[]> {
+    const cached = (await this.repo.annotations(book.id, page, language, llm.model)) as AiAnnotation[] | undefined;
+    if (cached) return cached;
+    let answer;
+    try {
+      answer = await llm.complete(
+        annotatePrompt(
+          {
+            bookTitle: book.title,
+            author: book.author,
+            chapterTitle: await this.repo.chapterTitle(book.id, blocks[0]!.chapter_idx),
+            bookLanguage: book.original_language ?? 'en',
+          },
+          blocks.map((b) => b.text),
+          language,
+        ),
+        { responseFormat: 'json', maxTokens: 1500, temperature: 0.2 },
+      );
+    } catch (error) {
+      if (error instanceof EngineError) throw fail('aiUnavailable', { reason: error.kind });
+      throw error;
+    }
+    const notes = parseAnnotations(answer.text, blocks);
+    if (notes.length > 0) await this.repo.saveAnnotations(book.id, page, language, llm.model, notes);
+    return notes;
   }
 
   /** Keyword search over the book (original and translation, CJK included) and, optionally, a grounded AI answer. */
   async search(
     user: UserRow,
-    body: { bookCode: string; language: string; query: string; ai: boolean; confirm?: boolean | undefined },
+    body: {
+      bookCode: string;
+      language: string;
+      query: string;
+      ai: boolean;
+      confirm?: boolean | undefined;
+      requestId?: string | undefined;
+    },
   ): Promise<SearchResult> {
-    const { book } = await this.viewWith(user, body.bookCode, 'search');
+    const { book, title } = await this.viewWith(user, body.bookCode, 'search');
     const language = this.language(body.language);
-    let price = 0;
-    if (body.ai) {
-      this.llm();
-      price = await this.preflight(user, 'search', body.confirm);
+    const llm = body.ai ? this.llm() : undefined;
+    const purchase = llm
+      ? await this.purchase(user, 'search', {
+          key: body.requestId ?? randomUUID(),
+          content: { bookId: book.id, query: body.query, language },
+          confirm: body.confirm,
+          detail: { bookCode: book.code, bookTitle: title, language, query: body.query.slice(0, 100) },
+        })
+      : undefined;
+    try {
+      const terms = [...new Set(body.query.split(/\s+/).filter((t) => t.length > 0))].slice(0, 6);
+      const rows = await this.repo.search(book.id, language, terms);
+      const hits = rows.map((r) => {
+        const inOriginal = terms.some((term) => r.text.toLowerCase().includes(term.toLowerCase()));
+        const source = inOriginal || !r.translation ? r.text : stripTags(r.translation);
+        return {
+          blockId: r.block_id,
+          page: r.page,
+          chapterTitle: r.title,
+          snippet: snippet(source, terms),
+          inTranslation: !inOriginal && r.translation !== null,
+        };
+      });
+      if (!llm || !purchase) return { hits, answer: null, charge: null };
+      if (purchase.paid) {
+        const { answer } = purchase.paid.result as Pick<SearchResult, 'answer'>;
+        return { hits, answer, charge: { points: purchase.price, charged: true } };
+      }
+      const answer = await this.searchAnswer(llm, book.title, body.query, rows.slice(0, 8), language);
+      if (answer.text === '') {
+        await this.release(purchase);
+        return { hits, answer, charge: { points: purchase.price, charged: false } };
+      }
+      return { hits, answer, charge: await this.settle(purchase, { answer }) };
+    } catch (error) {
+      if (purchase) await this.release(purchase);
+      throw error;
     }
-    const terms = [...new Set(body.query.split(/\s+/).filter((t) => t.length > 0))].slice(0, 6);
-    const patterns = terms.map((t) => `%${escapeLike(t.toLowerCase())}%`);
-    const score = sql.join(
-      patterns.map(
-        (p) =>
-          sql`(CASE WHEN lower(b.text) LIKE ${p} OR lower(coalesce(t.translation, '')) LIKE ${p} THEN 1 ELSE 0 END)`,
-      ),
-      sql` + `,
-    );
-    const rows = await sql<{
-      block_id: string;
-      page: number;
-      text: string;
-      translation: string | null;
-      title: string;
-      score: number;
-    }>`
-      SELECT b.block_id, b.page, b.text, t.translation, c.title, (${score}) AS score
-      FROM book_blocks b
-      JOIN book_chapters c ON c.book_id = b.book_id AND c.idx = b.chapter_idx
-      LEFT JOIN book_translations t ON t.book_id = b.book_id AND t.seq = b.seq AND t.target_lang = ${language} AND t.status = 'done'
-      WHERE b.book_id = ${book.id} AND (${score}) > 0
-      ORDER BY score DESC, b.seq
-      LIMIT 20`.execute(this.d.db);
-    const hits = rows.rows.map((r) => {
-      const inOriginal = patterns.some((_p, i) => r.text.toLowerCase().includes(terms[i]!.toLowerCase()));
-      const source = inOriginal || !r.translation ? r.text : stripTags(r.translation);
-      return {
-        blockId: r.block_id,
-        page: r.page,
-        chapterTitle: r.title,
-        snippet: snippet(source, terms),
-        inTranslation: !inOriginal && r.translation !== null,
-      };
-    });
-    if (!body.ai) return { hits, answer: null, charge: null };
+  }
 
-    const passages = rows.rows.slice(0, 8);
+  private async searchAnswer(
+    llm: LlmClient,
+    bookTitle: string,
+    query: string,
+    passages: { block_id: string; page: number; text: string }[],
+    language: string,
+  ): Promise<NonNullable<SearchResult['answer']>> {
     let answer;
     try {
-      answer = await this.llm().complete(
+      answer = await llm.complete(
         searchPrompt(
-          book.title,
-          body.query,
+          bookTitle,
+          query,
           passages.map((p) => p.text),
           language,
         ),
@@ -321,57 +375,9 @@ export class AiService {
     const cited = [...new Set([...answer.text.matchAll(/\[(\d{1,2})\]/g)].map((m) => Number(m[1])))].filter(
       (n) => n >= 1 && n <= passages.length,
     );
-    const charge = await this.charge(user, 'search', price, randomUUID(), {
-      bookCode: body.bookCode,
-      query: body.query.slice(0, 100),
-    });
     return {
-      hits,
-      answer: {
-        text: answer.text.trim(),
-        citations: cited.map((n) => ({ n, blockId: passages[n - 1]!.block_id, page: passages[n - 1]!.page })),
-      },
-      charge,
+      text: answer.text.trim(),
+      citations: cited.map((n) => ({ n, blockId: passages[n - 1]!.block_id, page: passages[n - 1]!.page })),
     };
   }
-}
-
-/** Model output → notes anchored to blocks; anything malformed is dropped, never trusted. */
-export function parseAnnotations(text: string, blocks: { block_id: string; text: string }[]): AiAnnotation[] {
-  const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
-  let parsed;
-  try {
-    parsed = ANNOTATION_JSON.safeParse(JSON.parse(json));
-  } catch {
-    return [];
-  }
-  if (!parsed.success) return [];
-  return parsed.data.notes.flatMap((n) => {
-    const block = blocks[n.p - 1];
-    if (!block || !n.term.trim() || !n.note.trim()) return [];
-    const start = block.text.indexOf(n.term);
-    return [
-      {
-        blockId: block.block_id,
-        term: n.term.slice(0, 200),
-        kind: (KINDS.has(n.kind) ? n.kind : 'other') as AiAnnotation['kind'],
-        note: n.note.slice(0, 1000),
-        start,
-        end: start === -1 ? -1 : start + n.term.length,
-      },
-    ];
-  });
-}
-
-const stripTags = (html: string) => html.replace(/<[^>]*>/g, '');
-
-function snippet(text: string, terms: string[]): string {
-  const lower = text.toLowerCase();
-  const at = Math.max(
-    0,
-    Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0), text.length),
-  );
-  const start = Math.max(0, at - 80);
-  const end = Math.min(text.length, at + 160);
-  return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
 }

@@ -217,6 +217,50 @@ describe('AI reading aids', () => {
     llm.setBehaviour({ failNext: [] });
   });
 
+  it('charges nothing when the reader leaves before the answer is complete', async () => {
+    llm.setBehaviour({ reply: () => 'A long answer, streamed slowly. '.repeat(20), chunkChars: 4, chunkDelayMs: 20 });
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as { port: number }).port;
+    const before = (await expenditures(reader)).length;
+    await new Promise<void>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/reader/ai/explain',
+          method: 'POST',
+          headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
+        },
+        (res) =>
+          res.once('data', () => {
+            // The first words arrived: the reader closes the card.
+            req.destroy();
+            resolve();
+          }),
+      );
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.end(JSON.stringify({ bookCode: code, blockId: 'c1-b2', selection: '梦幻', language: 'zh' }));
+    });
+    const db = t.running.infra.db;
+    await expect
+      .poll(
+        async () =>
+          Number(
+            (
+              await db
+                .selectFrom('users')
+                .select('points_held')
+                .where('account', '=', 'reader')
+                .executeTakeFirstOrThrow()
+            ).points_held,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(0);
+    expect((await expenditures(reader)).length).toBe(before);
+    llm.setBehaviour({});
+  });
+
   it('checks access to the book and the block', async () => {
     const stranger = await registerUser(t, 'stranger');
     await t.call('POST', '/api/book/updateBook', { token: reader, body: { bookCode: code, bookStatus: 0 } });

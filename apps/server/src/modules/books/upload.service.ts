@@ -548,7 +548,7 @@ export class UploadService {
       await this.d.points.spend(request.user_id, {
         points,
         reason: 'bookProcessing',
-        detail: { requestId: request.id, footnoteSplit: footnotes, ocrPages },
+        detail: { requestId: request.id, bookTitle: request.book_name, footnoteSplit: footnotes, ocrPages },
         idempotencyKey: `upload:${request.id}:processing`,
       });
     } catch (error) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import type { HoldStatus } from '../../db/schema.ts';
 
 export interface LedgerEntry {
   userId: number;
@@ -10,9 +11,73 @@ export interface LedgerEntry {
   idempotencyKey?: string;
 }
 
+/** A reservation of points for one paid action. */
+export interface Hold {
+  id: string;
+  userId: number;
+  action: string;
+  key: string;
+  fingerprint: string;
+  points: number;
+  status: HoldStatus;
+  detail: Record<string, unknown> | null;
+  result: unknown;
+  expiresAt: Date;
+}
+
+export interface NewHold {
+  userId: number;
+  action: string;
+  key: string;
+  fingerprint: string;
+  points: number;
+  detail: Record<string, unknown>;
+  ttlSeconds: number;
+}
+
+const HOLD_COLUMNS = [
+  sql<string>`id::text`.as('id'),
+  'user_id',
+  'action',
+  'key',
+  'fingerprint',
+  'points',
+  'status',
+  'detail',
+  'result',
+  'expires_at',
+] as const;
+
+interface HoldRow {
+  id: string;
+  user_id: number;
+  action: string;
+  key: string;
+  fingerprint: string;
+  points: string;
+  status: HoldStatus;
+  detail: Record<string, unknown> | null;
+  result: unknown;
+  expires_at: Date;
+}
+
+const toHold = (row: HoldRow): Hold => ({
+  id: row.id,
+  userId: row.user_id,
+  action: row.action,
+  key: row.key,
+  fingerprint: row.fingerprint,
+  points: Number(row.points),
+  status: row.status,
+  detail: row.detail,
+  result: row.result,
+  expiresAt: row.expires_at,
+});
+
 /**
- * The points ledger: every change of a balance is a row with the balance before it, written in the
- * same transaction as the balance update, so that balance and ledger can never disagree.
+ * The points ledger and the holds on it. Every change of a balance is a ledger row with the balance
+ * before it, written by the same statement (or transaction) as the balance, so that balance and ledger
+ * can never disagree. What a user can still spend is `points_balance - points_held`.
  */
 export class PointsRepo {
   /** Adds points inside the caller's transaction and returns the new balance. */
@@ -37,6 +102,174 @@ export class PointsRepo {
       })
       .execute();
     return after;
+  }
+
+  /**
+   * Charges at once (work already done, nothing to hold): one statement takes the points if what is
+   * not promised elsewhere covers them, and writes the ledger row. Undefined when it does not; a
+   * second charge with the same key fails on the ledger's unique key (23505) and changes nothing.
+   */
+  async spend(
+    db: Db,
+    entry: { userId: number; points: number; reason: string; detail?: Record<string, unknown>; idempotencyKey: string },
+  ): Promise<number | undefined> {
+    const result = await sql<{ balance: string }>`
+      WITH payer AS (
+        UPDATE users SET points_balance = points_balance - ${entry.points}
+         WHERE id = ${entry.userId} AND points_balance - points_held >= ${entry.points}
+        RETURNING id, points_balance
+      )
+      INSERT INTO points_ledger (user_id, type, points, balance_before, reason, detail, idempotency_key)
+      SELECT id, 'expenditure', ${entry.points}, points_balance + ${entry.points}, ${entry.reason},
+             ${entry.detail ? JSON.stringify(entry.detail) : null}::jsonb, ${entry.idempotencyKey}
+        FROM payer
+      RETURNING balance_before - points AS balance`.execute(db);
+    const row = result.rows[0];
+    return row ? Number(row.balance) : undefined;
+  }
+
+  /**
+   * Holds points for an action, in one conditional statement: the hold exists only if the points
+   * not yet promised covered it, and then they are promised. Undefined when they did not. A live hold
+   * with the same key makes the statement fail on the unique key (23505) and change nothing.
+   */
+  async reserve(db: Db, hold: NewHold): Promise<Hold | undefined> {
+    const result = await sql<HoldRow>`
+      WITH payer AS (
+        UPDATE users SET points_held = points_held + ${hold.points}
+         WHERE id = ${hold.userId} AND points_balance - points_held >= ${hold.points}
+        RETURNING id
+      )
+      INSERT INTO points_holds (user_id, action, key, fingerprint, points, detail, expires_at)
+      SELECT id, ${hold.action}, ${hold.key}, ${hold.fingerprint}, ${hold.points}, ${JSON.stringify(hold.detail)}::jsonb,
+             now() + make_interval(secs => ${hold.ttlSeconds})
+        FROM payer
+      RETURNING id::text, user_id, action, key, fingerprint, points, status, detail, result, expires_at`.execute(db);
+    const row = result.rows[0];
+    return row ? toHold(row) : undefined;
+  }
+
+  /**
+   * Turns a hold into a charge of `points` (at most what was held), in one statement: the hold is
+   * settled, the balance and the promised points go down, the ledger row is written with the hold's
+   * key and detail. Undefined when the hold was no longer held (settled or released meanwhile).
+   */
+  async settle(
+    db: Db,
+    holdId: string,
+    points: number,
+    extra: { detail?: Record<string, unknown>; result?: unknown },
+  ): Promise<number | undefined> {
+    const result = await sql<{ balance: string }>`
+      WITH hold AS (
+        UPDATE points_holds
+           SET status = 'settled', resolved_at = now(),
+               detail = coalesce(detail, '{}'::jsonb) || ${JSON.stringify(extra.detail ?? {})}::jsonb,
+               result = ${extra.result === undefined ? null : JSON.stringify(extra.result)}::jsonb
+         WHERE id = ${holdId} AND status = 'held' AND points >= ${points}
+        RETURNING user_id, action, key, points, detail
+      ), payer AS (
+        UPDATE users u SET points_balance = u.points_balance - ${points}, points_held = u.points_held - hold.points
+          FROM hold WHERE u.id = hold.user_id
+        RETURNING u.id, u.points_balance
+      )
+      INSERT INTO points_ledger (user_id, type, points, balance_before, reason, detail, idempotency_key)
+      SELECT payer.id, 'expenditure', ${points}, payer.points_balance + ${points}, hold.action, hold.detail, hold.key
+        FROM payer, hold
+      RETURNING balance_before - points AS balance`.execute(db);
+    const row = result.rows[0];
+    return row ? Number(row.balance) : undefined;
+  }
+
+  /** Gives a hold's points back to what the user can spend; false when it was no longer held. */
+  async release(db: Db, holdId: string): Promise<boolean> {
+    const result = await sql`
+      WITH hold AS (
+        UPDATE points_holds SET status = 'released', resolved_at = now()
+         WHERE id = ${holdId} AND status = 'held'
+        RETURNING user_id, points
+      )
+      UPDATE users u SET points_held = u.points_held - hold.points FROM hold WHERE u.id = hold.user_id`.execute(db);
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  /** The live (held or settled) hold of a user's key. */
+  async liveHold(db: Db, userId: number, key: string): Promise<Hold | undefined> {
+    const row = await db
+      .selectFrom('points_holds')
+      .select(HOLD_COLUMNS)
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .where('status', '<>', 'released')
+      .executeTakeFirst();
+    return row ? toHold(row as HoldRow) : undefined;
+  }
+
+  /** Holds still held past their expiry, oldest first: their processes died. */
+  async expiredHolds(db: Db, limit: number): Promise<Hold[]> {
+    const rows = await db
+      .selectFrom('points_holds')
+      .select(HOLD_COLUMNS)
+      .where('status', '=', 'held')
+      .where('expires_at', '<', sql<Date>`now()`)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => toHold(r as HoldRow));
+  }
+
+  /** Whether the ledger holds a charge with this key. */
+  async hasLedgerKey(db: Db, userId: number, key: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('points_ledger')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Balance, promised points and deduction mode, as they are now. */
+  payer(
+    db: Db,
+    userId: number,
+  ): Promise<{ deduct_mode: 'autoDeduct' | 'deductAfterConfirmation'; points_balance: string; points_held: string }> {
+    return db
+      .selectFrom('users')
+      .select(['deduct_mode', 'points_balance', 'points_held'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+  }
+
+  async userExists(db: Db, userId: number): Promise<boolean> {
+    return (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
+  }
+
+  priceRows(db: Db): Promise<{ action: string; points: number }[]> {
+    return db.selectFrom('prices').select(['action', 'points']).execute();
+  }
+
+  async setPrice(db: Db, action: string, points: number, adminId: number): Promise<void> {
+    await db
+      .insertInto('prices')
+      .values({ action, points, updated_by: adminId })
+      .onConflict((oc) => oc.column('action').doUpdateSet({ points, updated_by: adminId, updated_at: new Date() }))
+      .execute();
+  }
+
+  /**
+   * The titles the user sees for books, by code (their copy's title, else the public one): for
+   * ledger rows written before rows kept the title themselves.
+   */
+  async bookTitles(db: Db, userId: number, codes: string[]): Promise<Map<string, string>> {
+    if (codes.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('books as b')
+      .leftJoin('user_books as c', (j) => j.onRef('c.book_id', '=', 'b.id').on('c.user_id', '=', userId))
+      .select(['b.code', sql<string>`coalesce(c.title, b.title)`.as('title')])
+      .where('b.code', 'in', codes)
+      .execute();
+    return new Map(rows.map((r) => [r.code, r.title]));
   }
 }
 

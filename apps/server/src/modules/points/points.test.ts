@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, startTestApp, type TestApp } from '../../../test/helpers.ts';
+import { registerUser, seedChineseBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
 import { PointsRepo } from './points.repo.ts';
 
 describe('points history', () => {
@@ -38,5 +38,32 @@ describe('points history', () => {
 
     expect((await t.call('GET', '/api/integral/record/list?type=expenditure', { token })).data.items).toEqual([]);
     expect((await t.call('GET', '/api/integral/record/list')).status).toBe(401);
+  });
+
+  it('names the book of every purchase: the title kept in the row, else the one the user sees now', async () => {
+    const db = t.running.infra.db;
+    const points = t.running.services.points;
+    const user = await db.selectFrom('users').select('id').where('account', '=', 'saver').executeTakeFirstOrThrow();
+    const code = await seedChineseBook(t, 'saver');
+    // A row written before rows kept the title: only the book's code.
+    await points.spend(user.id, {
+      points: 2,
+      reason: 'explanation',
+      idempotencyKey: 'legacy-1',
+      detail: { bookCode: code, blockId: 'c1-b2' },
+    });
+    await points.spend(user.id, {
+      points: 3,
+      reason: 'translation',
+      idempotencyKey: 'kept-1',
+      detail: { bookCode: code, bookTitle: 'The Story of the Stone', page: 1 },
+    });
+    await db.updateTable('user_books').set({ title: '石头记' }).where('user_id', '=', user.id).execute();
+
+    const items = (await t.call('GET', '/api/integral/record/list?type=expenditure', { token })).data.items;
+    expect(items.map((r: { detail: { bookTitle: string } }) => r.detail.bookTitle)).toEqual([
+      'The Story of the Stone',
+      '石头记',
+    ]);
   });
 });

@@ -113,6 +113,16 @@ export class ReaderRepo {
     return blocks.map((b) => ({ ...b, requested_by: by.get(b.seq) ?? null }));
   }
 
+  /** The translation engine a reader prefers (null: the default order). */
+  async preferredEngine(userId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('translation_engine')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return row?.translation_engine ?? null;
+  }
+
   /** Keeps a worker's claim on blocks it is still translating (see STALE_CLAIM). */
   async renewClaims(bookId: number, lang: string, seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;

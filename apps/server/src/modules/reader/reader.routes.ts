@@ -93,7 +93,8 @@ export const readerRoutes: FastifyPluginAsyncZod<{
       const check = () =>
         (checking ??= (async () => {
           try {
-            const now = await reader.pageData(user, bookCode, language, page, { confirm: true });
+            // The page was paid for (or its price held) when the stream opened: nothing is bought here.
+            const now = await reader.pageData(user, bookCode, language, page, { confirm });
             for (const block of now.blocks) {
               if (waiting.has(block.id) && block.status !== 'pending') {
                 waiting.delete(block.id);

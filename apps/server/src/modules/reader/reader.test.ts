@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
 import { CORPUS, pollStage, registerUser, startTestApp, uploadFile, type TestApp } from '../../../test/helpers.ts';
@@ -88,6 +89,13 @@ describe('reading a translated page', () => {
       (r: { reason: string; detail: { page: number } }) => r.reason === 'translation' && r.detail.page === 2,
     );
     expect(pageCharges).toHaveLength(1);
+    // The history says what was bought, by the title the reader knows the book by, kept in the row.
+    expect(pageCharges[0].detail).toMatchObject({
+      bookCode: code,
+      bookTitle: 'en-pride-and-prejudice-cp1252-crlf.txt',
+      page: 2,
+      language: 'zh',
+    });
     // Reading the page again costs nothing more.
     await t.call('GET', url, { token: alice });
     expect(
@@ -216,7 +224,12 @@ describe('reading a translated page', () => {
   });
 
   it('refuses to start paid work without enough points', async () => {
-    await t.running.infra.db.updateTable('users').set({ points_balance: 0 }).where('account', '=', 'bob').execute();
+    // Nothing left to spend: what bob has is promised to the page he opened above.
+    await t.running.infra.db
+      .updateTable('users')
+      .set({ points_balance: sql`points_held` })
+      .where('account', '=', 'bob')
+      .execute();
     const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=de&page=7`, { token: bob });
     expect(res.status).toBe(402);
     expect(res.data.key).toBe('insufficientPoints');

@@ -25,6 +25,37 @@ export function useReasonLabel(): (reason: string) => string {
   return (reason) => t(`points.reason.${reason}`, { defaultValue: reason });
 }
 
+/**
+ * What a record bought, or why it was given, in words: the book's title (kept in the record, so it
+ * survives a renamed or deleted book), the page and the action — 《白鲸》第 61 页 · 翻译 — with a note
+ * (an admin's note, a search's query) when there is one.
+ */
+export function useRecordText(): (record: PointsRecord) => { label: string; note: string | null } {
+  const { t } = useTranslation();
+  const reasonLabel = useReasonLabel();
+  return (record) => {
+    const d = record.detail ?? {};
+    const action = reasonLabel(record.reason);
+    const title = typeof d.bookTitle === 'string' && d.bookTitle ? d.bookTitle : null;
+    const page = typeof d.page === 'number' ? d.page : null;
+    const label =
+      title !== null
+        ? page !== null
+          ? t('points.item.bookPage', { title, page, action })
+          : t('points.item.book', { title, action })
+        : page !== null
+          ? t('points.item.page', { page, action })
+          : action;
+    const note =
+      typeof d.note === 'string' && d.note && d.note !== record.reason
+        ? d.note
+        : typeof d.query === 'string' && d.query
+          ? t('points.item.query', { query: d.query })
+          : null;
+    return { label, note };
+  };
+}
+
 /** /integral: balance, 30 days of income and expenditure, spending per feature, deduction preference. */
 export default function PointsPage() {
   const { t } = useTranslation();
@@ -34,7 +65,7 @@ export default function PointsPage() {
   const narrow = screens.md === false;
   const formatNumber = useFormatNumber();
   const formatDateTime = useFormatDateTime();
-  const reasonLabel = useReasonLabel();
+  const recordText = useRecordText();
   const user = useAuth((s) => s.user);
   const setUser = useAuth((s) => s.setUser);
   const [filter, setFilter] = useState<Filter>('all');
@@ -65,13 +96,6 @@ export default function PointsPage() {
   const data = list.data;
   const balance = data?.balance ?? user?.points;
   const signed = (r: PointsRecord) => `${r.type === 'income' ? '+' : '−'}${formatNumber(r.points)}`;
-  const detailOf = (r: PointsRecord): string | null => {
-    const d = r.detail ?? {};
-    if (typeof d.note === 'string' && d.note && d.note !== r.reason) return d.note;
-    if (typeof d.bookCode === 'string')
-      return typeof d.page === 'number' ? t('points.bookPage', { code: d.bookCode, page: d.page }) : d.bookCode;
-    return null;
-  };
 
   return (
     <div className="yd-points-page">
@@ -176,9 +200,9 @@ export default function PointsPage() {
               {data!.items.map((r) => (
                 <li key={r.id}>
                   <div>
-                    <strong>{reasonLabel(r.reason)}</strong>
+                    <strong>{recordText(r).label}</strong>
                     <span className="yd-muted">{formatDateTime(r.createdAt)}</span>
-                    {detailOf(r) && <span className="yd-muted">{detailOf(r)}</span>}
+                    {recordText(r).note && <span className="yd-muted">{recordText(r).note}</span>}
                   </div>
                   <div className="yd-points-list-amount">
                     <span className={`yd-points-change is-${r.type}`}>{signed(r)}</span>
@@ -230,12 +254,15 @@ export default function PointsPage() {
               {
                 key: 'reason',
                 title: t('points.col.reason'),
-                render: (_, r) => (
-                  <span className="yd-points-reason">
-                    {reasonLabel(r.reason)}
-                    {detailOf(r) && <span className="yd-muted">{detailOf(r)}</span>}
-                  </span>
-                ),
+                render: (_, r) => {
+                  const { label, note } = recordText(r);
+                  return (
+                    <span className="yd-points-reason">
+                      {label}
+                      {note && <span className="yd-muted">{note}</span>}
+                    </span>
+                  );
+                },
               },
               { key: 'time', title: t('points.col.time'), render: (_, r) => formatDateTime(r.createdAt) },
             ]}

@@ -5,7 +5,7 @@ import type { BookDetail } from '@yidu/shared/books';
 import { routes } from '../../shell/routes.tsx';
 import { useAuth } from '../../stores/auth.ts';
 import { useTabs } from '../../stores/tabs.ts';
-import { fail, fakeFetch, makeUser, ok, renderRoutes } from '../../test/utils.tsx';
+import { fail, fakeFetch, makeUser, ok, renderRoutes, type FakeCall } from '../../test/utils.tsx';
 
 const detail = (bookCode: string, bookName: string): BookDetail => ({
   bookCode,
@@ -134,5 +134,77 @@ describe('the reader route and the tab rules (SPEC §2.3)', () => {
       { bookCode: 'b9', language: 'zh', bookName: 'Walden' },
       { bookCode: 'b1', language: 'zh', bookName: 'Moby Dick' },
     ]);
+  });
+});
+
+describe('paying for pages', () => {
+  /** Page `n` of the book in the reading language (translated) or in its own language (the original). */
+  const bookPage = (n: number, translated: boolean) => ({
+    ...pageData,
+    page: n,
+    translated,
+    charge: translated ? { points: 3, charged: true } : null,
+    blocks: pageData.blocks.map((b) => ({
+      ...b,
+      id: `c1-b${n}`,
+      text: `Original text of page ${n}.`,
+      translation: translated ? `第 ${n} 页的译文。` : null,
+    })),
+  });
+  const quote = (n: number) => fail(409, 'pointsConfirmationRequired', { points: 3, characters: 1500, page: n });
+  const pageCalls = (calls: FakeCall[], language = 'zh') =>
+    calls
+      .filter((c) => c.path === '/api/reader/getPageData' && c.query.get('language') === language)
+      .map((c) => `${c.query.get('page')}${c.query.get('confirm') === 'true' ? '+confirm' : ''}`);
+
+  it('in confirmation mode, confirming translates the page; the next page asks again; nothing is fetched ahead', async () => {
+    const { calls } = fakeFetch({
+      ...common,
+      'GET /api/book/user/getBookByCode': ok(detail('pay1', 'Moby Dick')),
+      'GET /api/reader/getPageData': (call) => {
+        const n = Number(call.query.get('page'));
+        if (call.query.get('language') === 'en') return ok(bookPage(n, false));
+        return call.query.get('confirm') === 'true' ? ok(bookPage(n, true)) : quote(n);
+      },
+    });
+    renderRoutes(routes, '/tabs/read/pay1/zh');
+    // The price first, with the original text below it (free).
+    expect(
+      await screen.findByText('Translating this page costs 3 points (1500 characters).', {}, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(await screen.findByText('Original text of page 1.')).toBeTruthy();
+    expect(screen.queryByText('第 1 页的译文。')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Translate this page' }));
+    expect(await screen.findByText('第 1 页的译文。')).toBeTruthy();
+    expect(pageCalls(calls)).toContain('1+confirm');
+    // Page 2 is never asked for before the reader turns to it, and then it asks for its own confirmation.
+    expect(pageCalls(calls).filter((p) => p.startsWith('2'))).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Original text of page 2.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Translate this page' })).toBeTruthy();
+    expect(pageCalls(calls).filter((p) => p.startsWith('2'))).toEqual(['2']);
+    expect(pageCalls(calls).filter((p) => p.endsWith('+confirm'))).toEqual(['1+confirm']);
+  });
+
+  it('without enough points, says so and shows the original text', async () => {
+    fakeFetch({
+      ...common,
+      'GET /api/book/user/getBookByCode': ok(detail('poor1', 'Moby Dick')),
+      'GET /api/reader/getPageData': (call) =>
+        call.query.get('language') === 'en'
+          ? ok(bookPage(1, false))
+          : fail(402, 'insufficientPoints', { points: 3, balance: 1 }),
+    });
+    renderRoutes(routes, '/tabs/read/poor1/zh');
+    expect(
+      await screen.findByText(
+        'Translating this page costs 3 points, but your balance is 1. Here is the original text.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeTruthy();
+    expect(await screen.findByText('Original text of page 1.')).toBeTruthy();
   });
 });

@@ -11,7 +11,7 @@ import {
 } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Drawer, Popover, Result, Spin, Tooltip } from 'antd';
+import { App, Button, Drawer, Popover, Result, Spin, Tooltip } from 'antd';
 import {
   BookFilled,
   BookOutlined,
@@ -27,7 +27,6 @@ import type { Mark } from '@yidu/shared/marks';
 import type { AiAnnotation } from '@yidu/shared/ai';
 import { findLanguage } from '@yidu/shared/languages';
 import { booksApi } from '../../api/books.ts';
-import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { readerApi, readerPath, type HighlightStyle, type RestateLevel } from '../../api/reader.ts';
 import { bookTabId, useTabs } from '../../stores/tabs.ts';
@@ -39,8 +38,9 @@ import { SelectionToolbar, type HighlightColor } from './SelectionToolbar.tsx';
 import { AiCard, type AiKind, type AiRequest } from './AiCard.tsx';
 import type { PanelTab } from './SidePanel.tsx';
 import { anchorOfSelection, type SelectionAnchor } from './selection.ts';
-import { confirmForSession, isConfirmationRequired, isConfirmedForSession, usePaidAction } from './paid.tsx';
-import { pageQueryKey, retryBlocks, usePage } from './usePage.ts';
+import { confirmForSession, isConfirmedForSession, usePaidAction } from './paid.tsx';
+import { PageArea } from './PageArea.tsx';
+import { confirmPage, pageQueryKey, retryBlocks, usePage } from './usePage.ts';
 import { useReaderSettingsSync } from './useReaderSettingsSync.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 
@@ -180,9 +180,21 @@ function Reader({ book, language }: ReaderProps) {
     setPage(Math.min(Math.max(1, saved), Math.max(1, book.pageCount)));
   }, [page, position.isPending, position.data, book.pageCount]);
 
-  const [confirmed, setConfirmed] = useState(() => isConfirmedForSession(bookCode));
+  // Confirmation mode: each page's price is confirmed on its own, unless the reader said not to ask again.
+  const [remembered, setRemembered] = useState(() => isConfirmedForSession(bookCode));
+  const [confirmedPages, setConfirmedPages] = useState<ReadonlySet<number>>(() => new Set());
+  const confirmed = remembered || (page !== null && confirmedPages.has(page));
   const key = page === null ? null : { bookCode, language, page };
   const pageQuery = usePage(key, confirmed);
+  const confirmThisPage = (remember: boolean) => {
+    if (page === null) return;
+    if (remember) {
+      confirmForSession(bookCode);
+      setRemembered(true);
+    }
+    setConfirmedPages((old) => new Set(old).add(page));
+    void confirmPage(client, { bookCode, language, page });
+  };
   const data = pageQuery.data;
   const pageCount = data?.pageCount ?? book.pageCount;
 
@@ -223,7 +235,6 @@ function Reader({ book, language }: ReaderProps) {
   const [savingAnnotation, setSavingAnnotation] = useState(false);
   const [ai, setAi] = useState<AiRequest | null>(null);
   const [notePop, setNotePop] = useState<{ note: AiAnnotation; x: number; y: number } | null>(null);
-  const [remember, setRemember] = useState(false);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
   const inlinePanel = settings.mode === 'advanced' && wide;
@@ -522,8 +533,6 @@ function Reader({ book, language }: ReaderProps) {
   const chapter = data?.chapter;
   const percent = page !== null && pageCount > 0 ? Math.round((page / pageCount) * 100) : 0;
   const pageNotes = page !== null ? aiNotes.get(page) : undefined;
-  const needsConfirm = isConfirmationRequired(pageQuery.error);
-  const pageError = pageQuery.error;
 
   const panel = (
     <Suspense fallback={loadingPart}>
@@ -630,67 +639,34 @@ function Reader({ book, language }: ReaderProps) {
           onTouchEnd={onTouchEnd}
           aria-busy={pageQuery.isPending}
         >
-          {needsConfirm ? (
-            <div className="yd-page-confirm">
-              <p>
-                {t('reader.paid.pageText', {
-                  points: (pageError as ApiError).data?.points ?? 0,
-                  characters: (pageError as ApiError).data?.characters ?? 0,
-                })}
-              </p>
-              <Checkbox checked={remember} onChange={(e) => setRemember(e.target.checked)}>
-                {t('reader.paid.remember')}
-              </Checkbox>
-              <Button
-                type="primary"
-                onClick={() => {
-                  if (remember) confirmForSession(bookCode);
-                  setConfirmed(true);
-                }}
-              >
-                {t('reader.paid.translate')}
-              </Button>
-            </div>
-          ) : pageError ? (
-            <Result
-              status={pageError instanceof ApiError && pageError.key === 'insufficientPoints' ? 'warning' : 'error'}
-              title={
-                pageError instanceof ApiError && pageError.key === 'insufficientPoints'
-                  ? t('errors.insufficientPoints')
-                  : t('reader.pageFailed')
-              }
-              subTitle={
-                pageError instanceof ApiError && pageError.key === 'insufficientPoints'
-                  ? t('reader.paid.insufficient', {
-                      points: pageError.data?.points ?? 0,
-                      balance: pageError.data?.balance ?? 0,
-                    })
-                  : errorMessage(pageError)
-              }
-              extra={<Button onClick={() => void pageQuery.refetch()}>{t('reader.tryAgain')}</Button>}
-            />
-          ) : !data ? (
-            <div className="yd-reader-loading">
-              <Spin />
-            </div>
-          ) : (
-            <PageView
-              data={data}
-              mode={settings.mode}
-              originalLang={langTag(book.originalLanguage)}
-              targetLang={langTag(language)}
-              marks={pageMarks}
-              aiNotes={pageNotes ?? []}
-              expanded={expanded}
-              onToggleOriginal={onToggleOriginal}
-              onRetry={onRetry}
-              onMarkClick={onMarkClick}
-              onNoteClick={onNoteClick}
-              onLink={onLink}
-              onImageError={renewExpiredMedia}
-              flashId={flashId}
-            />
-          )}
+          <PageArea
+            bookCode={bookCode}
+            originalLanguage={book.originalLanguage}
+            language={language}
+            page={page}
+            data={data}
+            error={pageQuery.error}
+            onRetry={() => void pageQuery.refetch()}
+            onConfirm={confirmThisPage}
+            render={(shown) => (
+              <PageView
+                data={shown}
+                mode={settings.mode}
+                originalLang={langTag(book.originalLanguage)}
+                targetLang={langTag(language)}
+                marks={pageMarks}
+                aiNotes={pageNotes ?? []}
+                expanded={expanded}
+                onToggleOriginal={onToggleOriginal}
+                onRetry={onRetry}
+                onMarkClick={onMarkClick}
+                onNoteClick={onNoteClick}
+                onLink={onLink}
+                onImageError={renewExpiredMedia}
+                flashId={flashId}
+              />
+            )}
+          />
           <nav className="yd-pager" aria-label={t('reader.pager')}>
             <Button icon={<LeftOutlined />} onClick={prev} disabled={page === null || page <= 1}>
               <span className="yd-pager-label">{t('reader.prev')}</span>

@@ -86,7 +86,11 @@ export async function followPage(
   }
 }
 
-/** A reader page with its translations as they arrive. */
+/**
+ * A reader page with its translations as they arrive. `confirm`: the reader confirmed this page's
+ * price (confirmation mode). Opening a page is what pays for it, so the next page is never fetched
+ * ahead from here: the server prepares its translation itself, and charges it when it is opened.
+ */
 export function usePage(key: PageKey | null, confirm: boolean) {
   const client = useQueryClient();
   const query = useQuery({
@@ -108,22 +112,22 @@ export function usePage(key: PageKey | null, confirm: boolean) {
     return () => controller.abort();
   }, [client, pending, bookCode, language, page, confirm]);
 
-  // The next page, once this one is complete: a page turn then shows cached text at once.
-  const complete = !!query.data && !pending;
-  const pageCount = query.data?.pageCount ?? 0;
-  useEffect(() => {
-    if (!complete || !bookCode || !language || !page || page >= pageCount) return;
-    const next = { bookCode, language, page: page + 1 };
-    void client
-      .prefetchQuery({
-        queryKey: pageQueryKey(next),
-        queryFn: ({ signal }) => readerApi.page({ ...next, confirm: confirm || undefined }, signal),
-        staleTime: 5 * 60_000,
-      })
-      .catch(() => undefined);
-  }, [client, complete, bookCode, language, page, pageCount, confirm]);
-
   return query;
+}
+
+/**
+ * The reader confirmed a page's price: asks for the page again with confirm=true, which pays for it
+ * and starts its translation. The page's query takes the answer (or the error, e.g. insufficientPoints).
+ */
+export async function confirmPage(client: QueryClient, key: PageKey): Promise<void> {
+  await client
+    .fetchQuery({
+      queryKey: pageQueryKey(key),
+      queryFn: ({ signal }) => readerApi.page({ ...key, confirm: true }, signal),
+      staleTime: 0,
+      retry: false,
+    })
+    .catch(() => undefined);
 }
 
 /** Asks for failed blocks again; the page then follows them like any pending block. */
