@@ -114,11 +114,7 @@ export class UploadService {
    * then the upload takes a slot of the day's and the month's limit, each in one statement, before
    * anything is stored: uploads racing each other never pass the limits.
    */
-  async upload(
-    userId: number,
-    ip: string,
-    file: { filename: string; data: Buffer },
-  ): Promise<UploadedFile> {
+  async upload(userId: number, ip: string, file: { filename: string; data: Buffer }): Promise<UploadedFile> {
     const { maxFileBytes } = this.d.config.books;
     if (file.data.length > maxFileBytes)
       throw fail('fileTooLarge', { maxFileMb: Math.round(maxFileBytes / 1024 / 1024) });
