@@ -20,9 +20,6 @@ import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
-import { disposeSharedOcrEngine } from './engines/ocr/tesseract.ts';
-import { warmUpPdfJs } from './engines/parsers/pdf-text.ts';
-import { disposePdfThreads } from './engines/parsers/pdf-threads.ts';
 
 export interface Running {
   config: Config;
@@ -106,9 +103,8 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       if (result === 'created') logger.info({ account: config.accounts.admin.account }, 'admin account created');
     }
 
-    // The OCR engine and the PDF text readers start worker threads on first use; they end with the process.
-    cleanups.push(() => disposeSharedOcrEngine());
-    cleanups.push(() => disposePdfThreads());
+    // Parse processes (which hold pdf.js, its helper threads and the OCR engine) end with the worker.
+    cleanups.push(() => services.parseHost.close());
 
     let mailer: Mailer | undefined;
     if (isWorker) {
@@ -122,8 +118,8 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       registerPointsJobs(queue, services.points);
       await queue.startWorkers();
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
-      // pdf.js takes 0.2-0.5 s to load and compile: paid now rather than by the first PDF uploaded.
-      warmUpPdfJs().catch((error: unknown) => logger.warn({ err: error }, 'pdf.js warm-up failed'));
+      // A parse process loads pdf.js (0.2-0.5 s) when it starts: paid now rather than by the first PDF uploaded.
+      services.parseHost.warmUp();
     }
 
     let app: FastifyInstance | undefined;

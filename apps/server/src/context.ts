@@ -1,3 +1,4 @@
+import { ParseHost } from './engines/parsers/isolated/parse-host.ts';
 import type { Config } from './config/env.ts';
 import type { Db } from './db/client.ts';
 import type { SmsSender } from './engines/sms/sms.ts';
@@ -50,6 +51,8 @@ export interface Services {
   admin: AdminService;
   books: BooksService;
   uploads: UploadService;
+  /** The processes books are parsed in (started on first use; the worker warms one up). */
+  parseHost: ParseHost;
   media: MediaService;
   points: PointsService;
   translation: TranslationService;
@@ -102,8 +105,16 @@ export function createServices(infra: Infrastructure): Services {
     box: new SecretBox(infra.config.appSecret),
     logger: infra.logger,
   });
+  // Books are parsed in processes of their own: a hostile file can fail its upload, never the server.
+  const parseHost = new ParseHost({
+    memoryLimitMb: infra.config.books.parseMemoryMb,
+    maxProcesses: infra.config.books.parseProcesses,
+    onProcessDied: ({ reason, stderr }) =>
+      infra.logger.warn({ reason, stderr: stderr.slice(-1000) }, 'a parse process ended during a parse'),
+  });
   const uploads = new UploadService({
     config: infra.config,
+    parseHost,
     repo: booksRepo,
     storage: infra.storage,
     queue: infra.queue,
@@ -149,6 +160,7 @@ export function createServices(infra: Infrastructure): Services {
     admin: new AdminService({ ...infra, usersRepo, invites, auth, enabledEngines: () => translation.enabledEngines() }),
     books,
     uploads,
+    parseHost,
     media: new MediaService({ signer, storage: infra.storage, books, usersRepo }),
     points: pointsService,
     translation,

@@ -96,6 +96,8 @@ export const EnvSchema = z.object({
   PARSE_TIMEOUT_SECONDS: int(600, 10, 86_400),
   PDF_HELPER_THREADS: z.coerce.number().int().min(0).max(3).optional(),
   STAGE_STALE_SECONDS: int(60, 2, 3600),
+  PARSE_MEMORY_MB: int(768, 128, 65_536),
+  PARSE_PROCESSES: int(1, 1, 16),
 
   TRANSLATION_ENGINES: z.string().trim().default('microsoft'),
   MICROSOFT_TRANSLATOR_KEY: optionalString,
@@ -164,6 +166,10 @@ export interface Config {
     pdfHelperThreads: number | undefined;
     /** A running stage silent for this long is taken to have lost its worker and is started again. */
     stageStaleSeconds: number;
+    /** Resident memory a parse process may use before it is stopped (fileTooComplex). */
+    parseMemoryMb: number;
+    /** Parse processes per worker: books parsed at once. */
+    parseProcesses: number;
   };
   /** Translation engines in order, from TRANSLATION_ENGINES and the engine variables. */
   translationEngines: EngineSettings[];
@@ -257,6 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         parseTimeoutSeconds: e.PARSE_TIMEOUT_SECONDS,
         pdfHelperThreads: e.PDF_HELPER_THREADS,
         stageStaleSeconds: e.STAGE_STALE_SECONDS,
+        parseMemoryMb: e.PARSE_MEMORY_MB,
+        parseProcesses: e.PARSE_PROCESSES,
       },
       translationEngines,
       llm:

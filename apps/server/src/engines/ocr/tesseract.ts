@@ -7,35 +7,11 @@ import path from 'node:path';
 import { createWorker } from 'tesseract.js';
 import type Tesseract from 'tesseract.js';
 import { ParseError } from '../parsers/errors.ts';
-import { installFolder, MissingLanguageData, prepareLangFolder, traineddataPath } from './lang-data.ts';
+import { installFolder, MissingLanguageData, prepareLangFolder } from './lang-data.ts';
+import { hasOcrLanguage, TESSERACT_LANGUAGES } from './languages.ts';
+
+export { hasOcrLanguage, TESSERACT_LANGUAGES };
 import type { OcrEngine, OcrLine, OcrResult } from './types.ts';
-
-/**
- * Reading-language code → tesseract traineddata name, for the data packages we ship. 'ja' and
- * 'zh-Hant' are accepted as aliases because detected and declared languages use ISO codes.
- */
-export const TESSERACT_LANGUAGES: Record<string, string> = {
-  en: 'eng',
-  zh: 'chi_sim',
-  'zh-TW': 'chi_tra',
-  'zh-Hant': 'chi_tra',
-  jp: 'jpn',
-  ja: 'jpn',
-};
-
-const available = new Map<string, boolean>();
-
-/** True when the traineddata for this reading language is installed (checked once per language). */
-export function hasOcrLanguage(code: string): boolean {
-  const lang = TESSERACT_LANGUAGES[code];
-  if (!lang) return false;
-  let ok = available.get(lang);
-  if (ok === undefined) {
-    ok = traineddataPath(lang) !== undefined;
-    available.set(lang, ok);
-  }
-  return ok;
-}
 
 /** The folder of traineddata links for `langs` under `folder` (see lang-data.ts). */
 function prepareLangPath(langs: string[], folder: string): string {

@@ -6,6 +6,7 @@
 import { BookBuilder, nameTocChapters } from './builder.ts';
 import { htmlToBlocks } from './blocks.ts';
 import type { BlockDraft } from './blocks.ts';
+import { PARSE_LIMITS } from './limits.ts';
 import { ParseError, throwIfAborted } from './errors.ts';
 import { imageInfo } from './image-info.ts';
 import { byLocalName, declaresEntities, findAll, findFirst, localName, parseMarkup, textContent } from './markup.ts';
@@ -59,10 +60,13 @@ function looksLikeMarkup(text: string): boolean {
   return /^\s*(?:<\?xml|<!DOCTYPE|<html|<svg|<body)/i.test(text.slice(0, 1024));
 }
 
-/** A content document's text; a damaged entry is skipped like a missing one, a bomb still refuses. */
+/**
+ * A content document's text; a damaged entry is skipped like a missing one, a bomb still refuses, and
+ * so does a document too large to hold as a tree (PARSE_LIMITS.markupDocumentBytes).
+ */
 async function readContentDocument(zip: SafeZip, path: string): Promise<string | undefined> {
   try {
-    return await zip.readText(path);
+    return await zip.readText(path, PARSE_LIMITS.markupDocumentBytes);
   } catch (error) {
     if (error instanceof ParseError && error.key === 'fileCorrupted') return undefined;
     throw error;

@@ -11,12 +11,22 @@ export const PARSE_LIMITS = {
   zipTotalBytes: 500 * 1024 * 1024,
   /** Decompressed bytes of one PDF stream (a page's content, an image, a font). */
   pdfStreamBytes: 256 * 1024 * 1024,
+  /**
+   * Decompressed bytes of one XHTML document read into a tree (an EPUB chapter; whole novels in one
+   * file reach 10 MB). Larger ones would cost several times their size in memory.
+   */
+  markupDocumentBytes: 64 * 1024 * 1024,
   /** Elements of one XML/XHTML document read into a tree (EPUB chapters: real ones < 100,000). */
   elementsPerDocument: 1_000_000,
   /** How deep elements nest in any XML/XHTML (real books < 40). */
   nestingDepth: 256,
   /** Blocks (paragraphs, headings…) of one book: a 30 MB novel of short dialogue lines has < 300,000. */
   blocksPerBook: 500_000,
+  /**
+   * Lines of a plain text (TXT): a 30 MB novel wrapped at 70 columns has 450,000; 29 MB of one-word
+   * lines has 8 million, each a paragraph to hold.
+   */
+  linesPerText: 2_000_000,
   /** Characters of one block; a longer one is cut into several at sentence, then word, ends. */
   blockChars: 20_000,
   /** Pages of one PDF. */

@@ -2,6 +2,7 @@
  * Plain text: detect the encoding (txt-encoding.ts), strip well-known wrappers
  * (Project Gutenberg licence, Aozora Bunko notes and ruby), then find paragraphs and chapters.
  */
+import { PARSE_LIMITS } from './limits.ts';
 import { BookBuilder, isMarkerText, shorten, tocTitleOf } from './builder.ts';
 import { ParseError } from './errors.ts';
 import { addTextChapters, HEADING_MARK, headingLevel, splitParagraphs } from './text-structure.ts';
@@ -137,6 +138,12 @@ export function normalizeIllustrations(text: string): string {
   return out.join('');
 }
 
+function countLines(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
 export const txtParser: BookParser = {
   format: 'txt',
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
@@ -148,6 +155,10 @@ export const txtParser: BookParser = {
       .replace(/\r\n?/g, '\n')
       .replaceAll('\u0000', '');
     if (!text.trim()) throw new ParseError('emptyFile', 'The file contains no text');
+    const lines = countLines(text);
+    if (lines > PARSE_LIMITS.linesPerText) {
+      throw new ParseError('fileTooComplex', `The text has ${lines} lines, more than ${PARSE_LIMITS.linesPerText}`);
+    }
     options.onProgress?.(0.2);
     const book = new BookBuilder();
     const gutenberg = unwrapGutenberg(text);

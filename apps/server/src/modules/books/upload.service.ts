@@ -14,7 +14,8 @@ import type { Config } from '../../config/env.ts';
 import type { UploadRequestRow } from '../../db/schema.ts';
 import { detectBookLanguage } from '../../engines/language/detect.ts';
 import { isParseError } from '../../engines/parsers/errors.ts';
-import { parseBook } from '../../engines/parsers/registry.ts';
+import { ParserFailure, type ParseHost } from '../../engines/parsers/isolated/parse-host.ts';
+import { hasOcrLanguage } from '../../engines/ocr/languages.ts';
 import { sniff } from '../../engines/parsers/sniff.ts';
 import type { ParsedBook } from '../../engines/parsers/types.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
@@ -62,6 +63,8 @@ class StageFailure extends Error {
 
 interface Deps {
   config: Config;
+  /** Parses files in separate processes, with memory and time limits. */
+  parseHost: ParseHost;
   repo: BooksRepo;
   storage: FileStorage;
   queue: JobQueue;
@@ -392,25 +395,26 @@ export class UploadService {
     let lastWrite = 0;
     let parsed: ParsedBook;
     try {
-      parsed = await parseBook(data, {
+      ({ book: parsed } = await this.d.parseHost.parse(data, {
         forceOCR: request.force_ocr,
         autoSplitFootnote: request.auto_split_footnote,
-        ocrLanguages: request.original_language ? [request.original_language] : ['en', 'zh'],
-        signal: AbortSignal.timeout(this.d.config.books.parseTimeoutSeconds * 1000),
+        ocrLanguages: ocrLanguagesFor(request.original_language),
+        timeoutMs: this.d.config.books.parseTimeoutSeconds * 1000,
         pdfHelperThreads: this.d.config.books.pdfHelperThreads,
-        // `data` is not used after the parse: the parser may take the bytes instead of copying them.
-        handOverInput: true,
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastWrite < 1000) return;
           lastWrite = now;
           void this.d.repo.updateRequest(request.id, { progress: Math.min(0.95, fraction * 0.9) }).catch(() => {});
         },
-      });
+      }));
     } catch (error) {
+      // The file is the problem, and it will be again: no retry. A parse process that died or passed
+      // its limits comes back as fileTooComplex; a parser's own bug as ParserFailure.
       if (isParseError(error)) {
         throw new StageFailure(error.key === 'aborted' ? 'fileTooComplex' : error.key, error.message);
       }
+      if (error instanceof ParserFailure) throw new StageFailure('internalError', error.message);
       throw error;
     }
     if (parsed.warnings.length) {
@@ -609,6 +613,14 @@ export class UploadService {
     });
     return { bookCode: saved.code };
   }
+}
+
+/**
+ * The OCR languages of a parse: the book's language when a model reads it, else English and Chinese
+ * (a language detected after a first parse, e.g. Hebrew, has no model: OCR with it would refuse).
+ */
+function ocrLanguagesFor(language: string | null): string[] {
+  return language && hasOcrLanguage(language) ? [language] : ['en', 'zh'];
 }
 
 function extensionOf(mediaType: string): string {

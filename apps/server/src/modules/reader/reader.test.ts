@@ -92,7 +92,7 @@ describe('reading a translated page', () => {
     // The history says what was bought, by the title the reader knows the book by, kept in the row.
     expect(pageCharges[0].detail).toMatchObject({
       bookCode: code,
-      bookTitle: 'en-pride-and-prejudice-cp1252-crlf.txt',
+      bookTitle: 'Pride and Prejudice', // the title the file declares (Gutenberg header)
       page: 2,
       language: 'zh',
     });

@@ -20,6 +20,14 @@ const WATCH_INTERVAL_MS = 200;
 const KILL_GRACE_MS = 15_000;
 const STDERR_TAIL_BYTES = 4096;
 
+/** A parser's own failure (a bug, not the file's fault as far as we know), reported by the parse process. */
+export class ParserFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ParserFailure';
+  }
+}
+
 export interface ParseHostOptions {
   /** Resident memory a parse process may use, in MB; past it the process is killed. */
   memoryLimitMb: number;
@@ -27,7 +35,7 @@ export interface ParseHostOptions {
   maxProcesses: number;
   /** An idle process ends after this long. */
   idleMs?: number;
-  /** Called with what a parse process wrote to stderr before it died, for the log. */
+  /** Called when a process ends during a parse (or is killed for one), with its stderr's end, for the log. */
   onProcessDied?: (detail: { reason: string; stderr: string }) => void;
 }
 
@@ -47,6 +55,8 @@ interface Worker {
   busy: boolean;
   idleTimer?: NodeJS.Timeout;
   stderr: string;
+  /** Why the host killed the process during a parse (a limit passed, a cancel), for the log. */
+  killedFor?: string;
   /** Set by the current parse to hear about messages and the end of the process. */
   onMessage?: (message: ChildMessage) => void;
   onExit?: (reason: string) => void;
@@ -111,6 +121,8 @@ export class ParseHost {
         else resolve({ book: assembler.book(), peakRssMb });
       };
       const kill = (error: ParseError) => {
+        if (settled) return;
+        worker.killedFor = error.message;
         finish(error);
         child.kill('SIGKILL');
       };
@@ -121,7 +133,7 @@ export class ParseHost {
           const key = message.key === 'aborted' ? 'fileTooComplex' : message.key;
           finish(
             key === 'internalError'
-              ? new Error(`parse failed: ${message.message}`)
+              ? new ParserFailure(message.message)
               : new ParseError(key as ParseError['key'], message.message),
           );
         } else assembler.accept(message);
@@ -169,8 +181,10 @@ export class ParseHost {
   /** After a parse: to the next one waiting, else idle until the idle time ends it. */
   private release(worker: Worker): void {
     worker.busy = false;
-    if (!this.workers.has(worker) || worker.child.exitCode !== null || worker.child.signalCode !== null) {
-      // The process died or was killed: a waiting parse gets a fresh one.
+    const { child } = worker;
+    if (!this.workers.has(worker) || child.killed || child.exitCode !== null || child.signalCode !== null) {
+      // The process died or was killed (its exit may not be heard yet): a waiting parse gets a fresh one.
+      this.workers.delete(worker);
       const next = this.waiting.shift();
       if (next && !this.closed) {
         const fresh = this.spawn();
@@ -209,7 +223,9 @@ export class ParseHost {
       this.workers.delete(worker);
       clearTimeout(worker.idleTimer);
       const reason = signal ? `signal ${signal}` : `exit code ${code}`;
-      if (worker.busy) this.options.onProcessDied?.({ reason, stderr: worker.stderr });
+      if (worker.busy || worker.killedFor) {
+        this.options.onProcessDied?.({ reason: worker.killedFor ?? reason, stderr: worker.stderr });
+      }
       worker.onExit?.(reason);
     });
     return worker;

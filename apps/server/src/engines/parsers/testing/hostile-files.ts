@@ -28,13 +28,13 @@ export function paragraphFloodEpub(paragraphs = 21_000_000): Buffer {
 }
 
 /** An EPUB whose chapter nests `depth` div elements. */
-export function deeplyNestedEpub(depth = 100_000): Buffer {
+export function deeplyNestedEpub(depth = 10_000): Buffer {
   const body = `${'<div>'.repeat(depth)}deep${'</div>'.repeat(depth)}`;
   return epubWithChapter(Buffer.from(`${XHTML_HEAD}${body}${XHTML_TAIL}`));
 }
 
 /** A DOCX whose body nests `depth` tables, each in a cell of the one around it. */
-export function deeplyNestedDocx(depth = 100_000): Buffer {
+export function deeplyNestedDocx(depth = 10_000): Buffer {
   const open = '<w:tbl><w:tr><w:tc>';
   const close = '<w:p><w:r><w:t>x</w:t></w:r></w:p></w:tc></w:tr></w:tbl>';
   return buildDocx({ body: `${open.repeat(depth)}<w:p><w:r><w:t>deep</w:t></w:r></w:p>${close.repeat(depth)}` });

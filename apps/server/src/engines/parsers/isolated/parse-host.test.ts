@@ -1,0 +1,187 @@
+/**
+ * Parsing in separate processes: the book that comes back is the book the parser made, and hostile
+ * files — the ones reported to take the server down — are refused with a key while the host process
+ * stays small and its event loop free.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { disposeSharedOcrEngine } from '../../ocr/tesseract.ts';
+import { ParseError } from '../errors.ts';
+import { parseBook } from '../registry.ts';
+import {
+  deeplyNestedDocx,
+  deeplyNestedEpub,
+  flateBombPdf,
+  hugePagePdf,
+  paragraphFloodEpub,
+  tinyLinesTxt,
+} from '../testing/hostile-files.ts';
+import type { ParsedBook } from '../types.ts';
+import { ParseHost } from './parse-host.ts';
+import { BLOCKS_PER_MESSAGE, BookAssembler, bookMessages, IMAGE_BYTES_PER_MESSAGE } from './protocol.ts';
+
+const CORPUS =
+  process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../../..', '../shared/corpus');
+const MEMORY_LIMIT_MB = 768;
+
+const hosts: ParseHost[] = [];
+function newHost(options: Partial<ConstructorParameters<typeof ParseHost>[0]> = {}): ParseHost {
+  const host = new ParseHost({ memoryLimitMb: MEMORY_LIMIT_MB, maxProcesses: 1, ...options });
+  hosts.push(host);
+  return host;
+}
+
+afterAll(async () => {
+  await Promise.all(hosts.map((h) => h.close()));
+  await disposeSharedOcrEngine();
+});
+
+async function refusal(promise: Promise<unknown>): Promise<ParseError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ParseError);
+  return error as ParseError;
+}
+
+/** A book without its timing, for comparing two parses of one file. */
+function comparable(book: ParsedBook) {
+  return { ...book, stats: { ...book.stats, durationMs: 0 } };
+}
+
+describe('book messages', () => {
+  it('cut a book into bounded pieces and put it together again, large chapters and images included', () => {
+    const blocks = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `${prefix}-b${i + 1}`,
+        type: 'paragraph' as const,
+        text: `${prefix} ${i}`,
+      }));
+    const book: ParsedBook = {
+      format: 'epub',
+      metadata: { title: 'T' },
+      cover: { data: Buffer.from([1, 2, 3]), mediaType: 'image/png' },
+      chapters: [
+        { title: 'empty', blocks: [] },
+        { title: 'small', blocks: blocks(3, 'c2') },
+        { title: 'huge', level: 2, blocks: blocks(BLOCKS_PER_MESSAGE * 2 + 5, 'c3') },
+        { title: 'after', blocks: blocks(BLOCKS_PER_MESSAGE - 1, 'c4') },
+      ],
+      images: Array.from({ length: 5 }, (_, i) => ({
+        id: `img${i}`,
+        data: Buffer.alloc(IMAGE_BYTES_PER_MESSAGE / 2 + 1, i),
+        mediaType: 'image/jpeg',
+      })),
+      warnings: ['w'],
+      stats: { format: 'epub', chapters: 4, blocks: 0, characters: 0, images: 5, footnotes: 0, durationMs: 1 },
+    };
+    const messages = [...bookMessages(book)];
+    for (const m of messages) {
+      if (m.type === 'chapters')
+        expect(m.chapters.reduce((n, c) => n + c.blocks.length, 0)).toBeLessThanOrEqual(BLOCKS_PER_MESSAGE);
+      if (m.type === 'images') expect(m.images.length).toBeLessThanOrEqual(2);
+    }
+    const assembler = new BookAssembler();
+    // As structured clone delivers them: Buffers become plain Uint8Arrays.
+    for (const m of messages) assembler.accept(structuredClone(m));
+    const again = assembler.book();
+    expect(again.chapters.map((c) => [c.title, c.blocks.length])).toEqual(
+      book.chapters.map((c) => [c.title, c.blocks.length]),
+    );
+    expect(again.chapters).toEqual(book.chapters);
+    expect(again.images.map((i) => i.data.equals(book.images.find((j) => j.id === i.id)!.data))).toEqual(
+      book.images.map(() => true),
+    );
+    expect({ ...again, chapters: [], images: [] }).toEqual({ ...book, chapters: [], images: [] });
+    expect(Buffer.isBuffer(again.images[0]!.data)).toBe(true);
+    expect(Buffer.isBuffer(again.cover!.data)).toBe(true);
+  });
+});
+
+describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
+  it('gives the book the parser makes, images and all', async () => {
+    const host = newHost();
+    for (const file of [
+      'epub/en-dante-vision-of-hell-epub2-images.epub',
+      'pdf/en-tracemonkey-two-column-footnotes.pdf',
+    ]) {
+      const input = readFileSync(path.join(CORPUS, file));
+      const direct = await parseBook(Buffer.from(input));
+      const { book, peakRssMb } = await host.parse(input, { timeoutMs: 60_000 });
+      expect(comparable(book)).toEqual(comparable(direct));
+      expect(peakRssMb).toBeLessThan(MEMORY_LIMIT_MB);
+    }
+  });
+
+  it('refuses the hostile files with a key, its own memory small and its event loop never held up', async () => {
+    const host = newHost();
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    // Made one at a time, before each parse: the generators themselves take memory here.
+    const files: [string, () => Buffer | Promise<Buffer>, boolean][] = [
+      ['21 million paragraphs in an EPUB', () => paragraphFloodEpub(), false],
+      ['a flate bomb PDF', () => flateBombPdf(), false],
+      ['a huge page under forced OCR', () => hugePagePdf(), true],
+      ['29 MB of tiny TXT lines', () => tinyLinesTxt(), false],
+      ['deeply nested XHTML', () => deeplyNestedEpub(), false],
+      ['deeply nested DOCX', () => deeplyNestedDocx(), false],
+    ];
+    for (const [what, make, forceOCR] of files) {
+      const input = await make();
+      const before = process.memoryUsage();
+      loop.enable();
+      const error = await refusal(host.parse(input, { timeoutMs: 120_000, forceOCR, ocrLanguages: ['en'] }));
+      loop.disable();
+      // The parses ran elsewhere: nothing here waited on them (a liveness bound, not a speed figure).
+      expect(loop.max / 1e6, what).toBeLessThan(1000);
+      loop.reset();
+      const after = process.memoryUsage();
+      expect(['fileTooComplex', 'noTextFound', 'fileCorrupted'], `${what}: ${error.message}`).toContain(error.key);
+      // The parse's memory was the parse process's, not this one's.
+      expect(after.heapUsed - before.heapUsed, what).toBeLessThan(64 * 1024 * 1024);
+      expect(after.rss - before.rss, what).toBeLessThan(128 * 1024 * 1024);
+    }
+  });
+
+  it('a parse that passes the memory limit is stopped, and the next parse gets a fresh process', async () => {
+    const died: string[] = [];
+    // A process reading Moby-Dick peaks at ~170 MB; a 40 MB Chinese novel needs several times that.
+    const host = newHost({ memoryLimitMb: 280, onProcessDied: ({ reason }) => died.push(reason) });
+    const novel = readFileSync(path.join(CORPUS, 'txt/zh-sanguo-yanyi-gbk.txt'));
+    const big = Buffer.concat(Array.from({ length: Math.ceil((40 * 1024 * 1024) / novel.length) }, () => novel));
+    const error = await refusal(host.parse(big, { timeoutMs: 60_000 }));
+    expect(error.key).toBe('fileTooComplex');
+    expect(error.message).toMatch(/more than 280 MB|process ended/);
+    const { book } = await host.parse(readFileSync(path.join(CORPUS, 'epub/en-moby-dick-epub3.epub')), {
+      timeoutMs: 60_000,
+    });
+    expect(book.metadata.title).toBe('Moby-Dick');
+    expect(died).toEqual([expect.stringMatching(/more than 280 MB/)]);
+  });
+
+  it('a parse past its time limit is stopped with fileTooComplex; a cancelled one ends at once', async () => {
+    const host = newHost();
+    const scanned = readFileSync(path.join(CORPUS, 'pdf/en-scanned-huckfinn-page-image-only.pdf'));
+    const slow = await refusal(host.parse(scanned, { timeoutMs: 1, ocrLanguages: ['en'] }));
+    expect(slow.key).toBe('fileTooComplex');
+    const controller = new AbortController();
+    const parse = host.parse(scanned, { timeoutMs: 60_000, ocrLanguages: ['en'], signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    expect((await refusal(parse)).key).toBe('aborted');
+  });
+
+  it('runs at most maxProcesses parses at once; the others wait their turn', async () => {
+    const host = newHost({ maxProcesses: 2 });
+    const input = readFileSync(path.join(CORPUS, 'epub/en-moby-dick-epub3.epub'));
+    const pids = new Set<number>();
+    const spy = setInterval(() => {
+      for (const w of (host as unknown as { workers: Set<{ child: { pid: number } }> }).workers) pids.add(w.child.pid);
+    }, 5);
+    const books = await Promise.all(Array.from({ length: 5 }, () => host.parse(input, { timeoutMs: 60_000 })));
+    clearInterval(spy);
+    expect(books.every((b) => b.book.metadata.title === 'Moby-Dick')).toBe(true);
+    expect(pids.size).toBeLessThanOrEqual(2);
+  });
+});
