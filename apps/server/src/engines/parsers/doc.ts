@@ -5,7 +5,7 @@
  * text with one paragraph per line, so chapters come from heading-like lines (numbered headings,
  * `第…章`, "Chapter N"). Notes are linked to their references and placed at the end of the chapter
  * that cites them; notes nothing cites are listed in a final "Notes" chapter. Text boxes of the body
- * follow the text; those of page headers are left out with the headers.
+ * follow the text, then those anchored in page headers (the headers themselves are left out).
  */
 import { NOTE_LINK_MARK } from './blocks.ts';
 import { BookBuilder, shorten } from './builder.ts';
@@ -137,7 +137,11 @@ export const docParser: BookParser = {
     const stories = readStories(input);
     options.onProgress?.(0.5);
     let body = cleanWordText(stories.main);
-    if (stories.textBoxes.trim()) body += `\n${cleanWordText(stories.textBoxes)}`;
+    // Text boxes follow the text: the body's, then those anchored in headers (stored once, not per
+    // page, so unlike running heads they are not repeated noise: a text box is content put there).
+    for (const boxes of [stories.textBoxes, stories.headerTextBoxes]) {
+      if (boxes.trim()) body += `\n${cleanWordText(boxes)}`;
+    }
     if (!body.replace(new RegExp(`${NOTE_MARK.source}|\\s`, 'g'), '')) {
       throw new ParseError('noTextFound', 'The document contains no text');
     }

@@ -2,8 +2,7 @@
  * Every document of the second test set (../shared/wild, see its MANIFEST.md): real files of each
  * difficulty, parsed and checked against the reference text an independent tool made of them
  * (shared/tools/fidelity.mjs: recall ≥ 0.90, precision ≥ 0.85, garbage ≤ 1%), with the language the
- * manifest names; or the clear refusal it expects. A file that is not right yet is `pending` with the
- * reason, and skipped (vitest lists it).
+ * manifest names; or the clear refusal it expects. Every document must pass.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,8 +40,6 @@ interface Expectation {
   lang?: string | string[];
   keys?: ParseErrorKey[];
   check?: (book: ParsedBook) => void;
-  /** Not right yet: why. The test is skipped, and the summary test fails while any is left. */
-  pending?: string;
 }
 
 const NO_TEXT: ParseErrorKey[] = ['textNotExtractable', 'noTextFound', 'ocrUnavailable'];
@@ -104,7 +101,6 @@ const EXPECTATIONS: Expectation[] = [
     outcome: 'ocrOrRefuse',
     lang: 'fr',
     keys: NO_TEXT,
-    pending: 'OCR of a French page: language',
   },
   { file: 'pdf/en-scanned-jbig2-four-rotations.pdf', outcome: 'ocrOrRefuse', lang: 'en', keys: NO_TEXT },
   {
@@ -140,7 +136,6 @@ const EXPECTATIONS: Expectation[] = [
     file: 'doc/ru-word6-setup-text-cp1251.doc',
     outcome: 'read',
     lang: 'ru',
-    pending: 'language: the text reads right, but its Russian words among Latin INI keys are detected as Serbian',
   },
   { file: 'doc/en-word6-resume.doc', outcome: 'read', lang: 'en' },
   { file: 'doc/fr-word6-fast-saved-fax-form.doc', outcome: 'read', lang: 'fr' },
@@ -156,8 +151,6 @@ const EXPECTATIONS: Expectation[] = [
     file: 'doc/en-fields-footnote-endnote.doc',
     outcome: 'read',
     lang: 'en',
-    pending:
-      'recall 0.81: the reference keeps the text box of the page header, which is left out with the headers; language: its 40 words are detected as Danish',
   },
   { file: 'doc/de-en-bilingual-translation-memory.doc', outcome: 'read', lang: ['de', 'en'] },
   { file: 'doc/encrypted-rc4-password.doc', outcome: 'refuse', keys: ['fileEncrypted'] },
@@ -241,7 +234,9 @@ async function outcomeOf(file: string): Promise<ParsedBook | ParseError> {
  * too). `bookText` leaves them out for language detection.
  */
 function readerText(book: ParsedBook): string {
-  return book.chapters.flatMap((c) => c.blocks.map((b) => b.text)).join('\n');
+  return book.chapters
+    .flatMap((c) => c.blocks.map((b) => (b.type === 'footnote' && b.noteLabel ? `[${b.noteLabel}] ${b.text}` : b.text)))
+    .join('\n');
 }
 
 function expectLanguage(book: ParsedBook, lang: string | string[]) {
@@ -262,7 +257,7 @@ describe.skipIf(!existsSync(WILD))('wild documents', () => {
   });
 
   for (const expected of EXPECTATIONS) {
-    it.skipIf(expected.pending !== undefined)(expected.file, async () => {
+    it(expected.file, async () => {
       const result = await outcomeOf(expected.file);
       if (expected.outcome === 'refuse') {
         expect(result).toBeInstanceOf(ParseError);
