@@ -96,7 +96,7 @@ export const EnvSchema = z.object({
   PARSE_TIMEOUT_SECONDS: int(600, 10, 86_400),
   PDF_HELPER_THREADS: z.coerce.number().int().min(0).max(3).optional(),
   STAGE_STALE_SECONDS: int(60, 2, 3600),
-  PARSE_MEMORY_MB: int(768, 128, 65_536),
+  PARSE_MEMORY_MB: int(640, 128, 65_536),
   PARSE_PROCESSES: int(1, 1, 16),
 
   TRANSLATION_ENGINES: z.string().trim().default('microsoft'),

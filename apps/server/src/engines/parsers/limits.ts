@@ -10,7 +10,7 @@ export const PARSE_LIMITS = {
   /** Decompressed bytes of a whole ZIP (EPUB, DOCX). */
   zipTotalBytes: 500 * 1024 * 1024,
   /** Decompressed bytes of one PDF stream (a page's content, an image, a font). */
-  pdfStreamBytes: 256 * 1024 * 1024,
+  pdfStreamBytes: 128 * 1024 * 1024,
   /**
    * Decompressed bytes of one XHTML document read into a tree (an EPUB chapter; whole novels in one
    * file reach 10 MB). Larger ones would cost several times their size in memory.
@@ -32,5 +32,5 @@ export const PARSE_LIMITS = {
   /** Pages of one PDF. */
   pdfPages: 10_000,
   /** Pixels of a page rendered for OCR (an A4 page at OCR scale has 2 million); larger pages are rendered smaller. */
-  ocrCanvasPixels: 25_000_000,
+  ocrCanvasPixels: 16_000_000,
 } as const;

@@ -24,7 +24,7 @@ import { BLOCKS_PER_MESSAGE, BookAssembler, bookMessages, IMAGE_BYTES_PER_MESSAG
 
 const CORPUS =
   process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../../..', '../shared/corpus');
-const MEMORY_LIMIT_MB = 768;
+const MEMORY_LIMIT_MB = 640;
 
 const hosts: ParseHost[] = [];
 function newHost(options: Partial<ConstructorParameters<typeof ParseHost>[0]> = {}): ParseHost {
