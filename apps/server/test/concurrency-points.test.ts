@@ -73,26 +73,28 @@ async function seedEnglishBook(t: TestApp, owner: string): Promise<string> {
     };
   });
   await repo.replaceContent(book.id, {
-    chapters: [
-      {
-        book_id: book.id,
-        idx: 1,
-        title: 'Loomings',
-        level: 1,
-        first_page: 1,
-        first_seq: 1,
-        block_count: blocks.length,
-      },
-    ],
-    blocks,
+    blockBatches: [blocks],
     images: [],
-    stats: {
-      chapter_count: 1,
-      block_count: blocks.length,
-      char_count: blocks.length * PARAGRAPH_CHARS,
-      page_count: PAGES,
-      source_pages: null,
-    },
+    finish: () => ({
+      chapters: [
+        {
+          book_id: book.id,
+          idx: 1,
+          title: 'Loomings',
+          level: 1,
+          first_page: 1,
+          first_seq: 1,
+          block_count: blocks.length,
+        },
+      ],
+      stats: {
+        chapter_count: 1,
+        block_count: blocks.length,
+        char_count: blocks.length * PARAGRAPH_CHARS,
+        page_count: PAGES,
+        source_pages: null,
+      },
+    }),
   });
   await repo.addCopy({ user_id: user.id, book_id: book.id, title: book.title, author: book.author, source: 'upload' });
   return book.code;

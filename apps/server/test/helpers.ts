@@ -288,33 +288,45 @@ export async function seedChineseBook(t: TestApp, owner: string): Promise<string
     '原来女娲氏炼石补天之时，于大荒山无稽崖练成高经十二丈、方经二十四丈顽石三万六千五百零一块。',
   ];
   await repo.replaceContent(book.id, {
-    chapters: [
-      { book_id: book.id, idx: 1, title: texts[0]!, level: 1, first_page: 1, first_seq: 1, block_count: texts.length },
+    blockBatches: [
+      texts.map((text, i) => ({
+        book_id: book.id,
+        seq: i + 1,
+        block_id: `c1-b${i + 1}`,
+        chapter_idx: 1,
+        page: 1,
+        type: i === 0 ? 'heading' : 'paragraph',
+        text,
+        html: null,
+        level: i === 0 ? 1 : null,
+        image_id: null,
+        note_label: null,
+        note_refs: null,
+        referenced_by: null,
+        pdf_page: null,
+      })),
     ],
-    blocks: texts.map((text, i) => ({
-      book_id: book.id,
-      seq: i + 1,
-      block_id: `c1-b${i + 1}`,
-      chapter_idx: 1,
-      page: 1,
-      type: i === 0 ? 'heading' : 'paragraph',
-      text,
-      html: null,
-      level: i === 0 ? 1 : null,
-      image_id: null,
-      note_label: null,
-      note_refs: null,
-      referenced_by: null,
-      pdf_page: null,
-    })),
     images: [],
-    stats: {
-      chapter_count: 1,
-      block_count: texts.length,
-      char_count: texts.join('').length,
-      page_count: 1,
-      source_pages: null,
-    },
+    finish: () => ({
+      chapters: [
+        {
+          book_id: book.id,
+          idx: 1,
+          title: texts[0]!,
+          level: 1,
+          first_page: 1,
+          first_seq: 1,
+          block_count: texts.length,
+        },
+      ],
+      stats: {
+        chapter_count: 1,
+        block_count: texts.length,
+        char_count: texts.join('').length,
+        page_count: 1,
+        source_pages: null,
+      },
+    }),
   });
   await repo.addCopy({ user_id: user.id, book_id: book.id, title: book.title, author: book.author, source: 'upload' });
   return book.code;

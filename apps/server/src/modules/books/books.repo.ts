@@ -37,6 +37,15 @@ export interface ListQuery {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
 
 /** The only place with SQL about files, books, personal libraries and upload requests. */
+/** A book's figures, written with its content. */
+export interface ContentStats {
+  chapter_count: number;
+  block_count: number;
+  char_count: number;
+  page_count: number;
+  source_pages: number | null;
+}
+
 export class BooksRepo {
   private readonly db: Db;
   /** Told after each write that can take access away (the database triggers tell other processes). */
@@ -184,37 +193,30 @@ export class BooksRepo {
     this.access?.emit({ bookId: id });
   }
 
-  /** Replaces a book's chapters, blocks and images in one transaction (parsing is retried safely). */
+  /**
+   * Replaces a book's chapters, blocks and images in one transaction (parsing is retried safely).
+   * Blocks come in batches, each made only when the one before is written (book-content.ts); the
+   * chapters and the book's figures, known once every block has been made, are asked for after them.
+   */
   async replaceContent(
     bookId: number,
     content: {
-      chapters: Insertable<BookChaptersTable>[];
-      blocks: Insertable<BookBlocksTable>[];
+      blockBatches: Iterable<Insertable<BookBlocksTable>[]>;
       images: Insertable<BookImagesTable>[];
-      stats: {
-        chapter_count: number;
-        block_count: number;
-        char_count: number;
-        page_count: number;
-        source_pages: number | null;
-      };
+      finish: () => { chapters: Insertable<BookChaptersTable>[]; stats: ContentStats };
     },
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('book_blocks').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_chapters').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_images').where('book_id', '=', bookId).execute();
+      for (const batch of content.blockBatches) await trx.insertInto('book_blocks').values(batch).execute();
+      const { chapters, stats } = content.finish();
       // Batches keep each statement under PostgreSQL's 65,535 parameter limit.
-      for (let i = 0; i < content.chapters.length; i += 1000) {
+      for (let i = 0; i < chapters.length; i += 1000) {
         await trx
           .insertInto('book_chapters')
-          .values(content.chapters.slice(i, i + 1000))
-          .execute();
-      }
-      for (let i = 0; i < content.blocks.length; i += 2000) {
-        await trx
-          .insertInto('book_blocks')
-          .values(content.blocks.slice(i, i + 2000))
+          .values(chapters.slice(i, i + 1000))
           .execute();
       }
       for (let i = 0; i < content.images.length; i += 1000) {
@@ -225,7 +227,7 @@ export class BooksRepo {
       }
       await trx
         .updateTable('books')
-        .set({ ...content.stats, updated_at: new Date() })
+        .set({ ...stats, updated_at: new Date() })
         .where('id', '=', bookId)
         .execute();
     });

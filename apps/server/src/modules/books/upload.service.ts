@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
   findLanguage,
@@ -10,27 +10,17 @@ import {
   type UploadedFile,
   type UploadStage,
 } from '@yidu/shared';
-import type { Config } from '../../config/env.ts';
 import type { UploadRequestRow } from '../../db/schema.ts';
-import { detectBookLanguage } from '../../engines/language/detect.ts';
-import { isParseError } from '../../engines/parsers/errors.ts';
-import { ParserFailure, type ParseHost } from '../../engines/parsers/isolated/parse-host.ts';
-import { hasOcrLanguage } from '../../engines/ocr/languages.ts';
 import { sniff } from '../../engines/parsers/sniff.ts';
-import type { ParsedBook } from '../../engines/parsers/types.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
-import { AppError, fail } from '../../http/errors.ts';
+import { fail } from '../../http/errors.ts';
 import { maxAttempts, type JobName, type JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
-import type { PointsService } from '../points/points.service.ts';
 import type { BooksRepo } from './books.repo.ts';
-import { newBookCode } from './book-code.ts';
+import { sha256InSlices } from '../../lib/hash.ts';
 import { bookInfo, FileMetadataStore } from './file-metadata.ts';
-import { paginate } from './paginate.ts';
-
-/** Translates a book title; provided by the translation engine layer once it is configured. */
-export type TitleTranslator = (text: string, from: string, to: string, userId: number) => Promise<string>;
+import { StageFailure, UploadStages, type StageDeps, type WorkStage } from './upload-stages.ts';
 
 /** The stage each Path B call drives, the stage that must be done before it, and its job. */
 const STAGE_CALLS = {
@@ -39,7 +29,6 @@ const STAGE_CALLS = {
   translatingTitle: { after: 'detectingLanguage', job: 'book.translateTitle' },
   saving: { after: 'translatingTitle', job: 'book.save' },
 } as const satisfies Partial<Record<UploadStage, { after: UploadStage; job: JobName }>>;
-export type WorkStage = keyof typeof STAGE_CALLS;
 const WORK_STAGES = Object.keys(STAGE_CALLS) as WorkStage[];
 const NEXT_STAGE: Partial<Record<WorkStage, WorkStage>> = {
   parsingFile: 'detectingLanguage',
@@ -52,30 +41,13 @@ const stageIndex = (stage: string) => UPLOAD_STAGES.indexOf(stage as UploadStage
 /** The counters of the per-IP upload limits (SPEC §9: per day and per month). */
 const uploadKeys = (ip: string) => ({ day: `uploads:day:${ip}`, month: `uploads:month:${ip}` });
 
-/** Thrown inside a stage to fail it for good (no retry): the file itself is the problem. */
-class StageFailure extends Error {
-  readonly key: string;
-  constructor(key: string, message: string) {
-    super(message);
-    this.key = key;
-  }
-}
-
-interface Deps {
-  config: Config;
-  /** Parses files in separate processes, with memory and time limits. */
-  parseHost: ParseHost;
+interface Deps extends StageDeps {
   repo: BooksRepo;
   storage: FileStorage;
   queue: JobQueue;
   logger: Logger;
-  translateTitle?: TitleTranslator | undefined;
-  /** Stores a cover image with its thumbnail and returns its key. */
-  storeCover: (data: Buffer) => Promise<string>;
   /** The signed URL of a stored cover's thumbnail. */
   coverUrl: (key: string) => string | null;
-  /** Pays for the optional processing the uploader asked for (footnote splitting, OCR). */
-  points: PointsService;
   /** Keeps the per-IP upload counters (see upload()). */
   limiter: RateLimiter;
 }
@@ -88,9 +60,11 @@ interface Deps {
 export class UploadService {
   private readonly d: Deps;
   private readonly metadata: FileMetadataStore;
+  private readonly stages: UploadStages;
   constructor(deps: Deps) {
     this.d = deps;
     this.metadata = new FileMetadataStore(deps);
+    this.stages = new UploadStages(deps);
   }
 
   // ---------- files ----------
@@ -138,7 +112,7 @@ export class UploadService {
 
     const release = await this.takeUploadSlots(ip);
     try {
-      const sha256 = createHash('sha256').update(file.data).digest('hex');
+      const sha256 = await sha256InSlices(file.data);
       let stored = await this.d.repo.findFileBySha(sha256);
       if (!stored) {
         const id = `f${randomBytes(12).toString('hex')}`;
@@ -344,7 +318,7 @@ export class UploadService {
       (this.d.config.books.stageStaleSeconds * 1000) / 4,
     );
     try {
-      const result = await this.work(stage, request);
+      const result = await this.stages.run(stage, request);
       await this.d.repo.mergeResults(request.id, { [stage]: result });
       const done = await this.d.repo.updateRequest(
         request.id,
@@ -375,262 +349,4 @@ export class UploadService {
       clearInterval(beat);
     }
   }
-
-  private work(stage: WorkStage, request: UploadRequestRow): Promise<Record<string, unknown>> {
-    switch (stage) {
-      case 'parsingFile':
-        return this.parse(request);
-      case 'detectingLanguage':
-        return this.detect(request);
-      case 'translatingTitle':
-        return this.translate(request);
-      case 'saving':
-        return this.save(request);
-    }
-  }
-
-  private async parse(request: UploadRequestRow): Promise<Record<string, unknown>> {
-    const file = (await this.d.repo.findFile(request.file_id))!;
-    const data = await this.d.storage.get(file.storage_key);
-    let lastWrite = 0;
-    let parsed: ParsedBook;
-    try {
-      ({ book: parsed } = await this.d.parseHost.parse(data, {
-        forceOCR: request.force_ocr,
-        autoSplitFootnote: request.auto_split_footnote,
-        ocrLanguages: ocrLanguagesFor(request.original_language),
-        timeoutMs: this.d.config.books.parseTimeoutSeconds * 1000,
-        pdfHelperThreads: this.d.config.books.pdfHelperThreads,
-        onProgress: (fraction) => {
-          const now = Date.now();
-          if (now - lastWrite < 1000) return;
-          lastWrite = now;
-          void this.d.repo.updateRequest(request.id, { progress: Math.min(0.95, fraction * 0.9) }).catch(() => {});
-        },
-      }));
-    } catch (error) {
-      // The file is the problem, and it will be again: no retry. A parse process that died or passed
-      // its limits comes back as fileTooComplex; a parser's own bug as ParserFailure.
-      if (isParseError(error)) {
-        throw new StageFailure(error.key === 'aborted' ? 'fileTooComplex' : error.key, error.message);
-      }
-      if (error instanceof ParserFailure) throw new StageFailure('internalError', error.message);
-      throw error;
-    }
-    if (parsed.warnings.length) {
-      this.d.logger.info({ requestId: request.id, warnings: parsed.warnings.slice(0, 20) }, 'parsed with warnings');
-    }
-    const blockTotal = parsed.chapters.reduce((n, c) => n + c.blocks.length, 0);
-    if (blockTotal === 0) throw new StageFailure('noTextFound', 'no text blocks');
-    const processing = await this.chargeProcessing(request, parsed);
-
-    let book = request.book_id ? await this.d.repo.findBookById(request.book_id) : undefined;
-    if (!book) {
-      book = await this.d.repo.insertBook({
-        code: await newBookCode(this.d.repo),
-        file_id: file.id,
-        owner_id: request.user_id,
-        title: request.book_name,
-        author: request.book_author,
-        description: request.book_describe,
-        format: parsed.format,
-        visibility: request.book_status,
-        declared_language: parsed.metadata.language?.slice(0, 20) ?? null,
-        // The cover read at upload time; the parser's own is stored below only when there was none.
-        cover_key: file.metadata?.coverKey ?? null,
-        category: null,
-        original_language: null,
-        source_pages: null,
-      });
-      await this.d.repo.updateRequest(request.id, { book_id: book.id });
-    }
-
-    // Images and the cover go to storage under server-made keys; the block keeps the parser's id.
-    const images = [];
-    for (const image of parsed.images) {
-      const ext = extensionOf(image.mediaType);
-      const key = `books/${book.id}/img-${createHash('sha256').update(image.id).digest('hex').slice(0, 20)}.${ext}`;
-      await this.d.storage.put(key, image.data);
-      images.push({
-        book_id: book.id,
-        image_id: image.id,
-        storage_key: key,
-        media_type: image.mediaType,
-        width: image.width ?? null,
-        height: image.height ?? null,
-      });
-    }
-    if (parsed.cover && !book.cover_key) {
-      try {
-        await this.d.repo.updateBook(book.id, { cover_key: await this.d.storeCover(parsed.cover.data) });
-      } catch (error) {
-        // A cover we cannot decode (SVG, broken JPEG) is not worth failing the book for.
-        this.d.logger.info({ requestId: request.id, err: error }, 'cover skipped');
-      }
-    }
-
-    const { pages, pageCount, chapterFirstPage } = paginate(parsed.chapters);
-    const chapters = [];
-    const blocks = [];
-    let seq = 0;
-    let characters = 0;
-    for (const [ci, chapter] of parsed.chapters.entries()) {
-      chapters.push({
-        book_id: book.id,
-        idx: ci + 1,
-        title: chapter.title.slice(0, 500),
-        level: chapter.level ?? 1,
-        first_page: chapterFirstPage[ci]!,
-        first_seq: seq + 1,
-        block_count: chapter.blocks.length,
-      });
-      for (const [bi, block] of chapter.blocks.entries()) {
-        seq += 1;
-        characters += block.text.length;
-        blocks.push({
-          book_id: book.id,
-          seq,
-          block_id: block.id,
-          chapter_idx: ci + 1,
-          page: pages[ci]![bi]!,
-          type: block.type,
-          text: block.text,
-          html: block.html ?? null,
-          level: block.level ?? null,
-          image_id: block.imageId ?? null,
-          note_label: block.noteLabel ?? null,
-          note_refs: block.noteRefs ?? null,
-          referenced_by: block.referencedBy ?? null,
-          pdf_page: block.pdfPage ?? null,
-        });
-      }
-    }
-    await this.d.repo.replaceContent(book.id, {
-      chapters,
-      blocks,
-      images,
-      stats: {
-        chapter_count: chapters.length,
-        block_count: blocks.length,
-        char_count: characters,
-        page_count: pageCount,
-        source_pages: parsed.stats.pages ?? null,
-      },
-    });
-    return {
-      bookCode: book.code,
-      chapters: chapters.length,
-      blocks: blocks.length,
-      characters,
-      pages: pageCount,
-      images: images.length,
-      metadataTitle: parsed.metadata.title ?? null,
-      metadataAuthor: parsed.metadata.author ?? null,
-      ocrPages: parsed.stats.ocrPages ?? 0,
-      pointsCharged: processing,
-    };
-  }
-
-  /**
-   * Charges, only once the parse has succeeded and before its result is kept, the optional work it
-   * did: footnotes turned into notes (when asked for and some were found) and pages read by forced OCR. The
-   * idempotency key makes a redelivered or retried parse pay once. Without enough points the stage
-   * fails with insufficientPoints and nothing is kept; Retry after topping up parses again.
-   */
-  private async chargeProcessing(request: UploadRequestRow, parsed: ParsedBook): Promise<number> {
-    const prices = await this.d.points.prices();
-    // OCR the parser chose by itself (a scanned PDF) is not charged: only what the uploader asked for.
-    const ocrPages = request.force_ocr ? (parsed.stats.ocrPages ?? 0) : 0;
-    const footnotes = request.auto_split_footnote && parsed.stats.footnotes > 0;
-    const points = (footnotes ? prices.footnoteSplit : 0) + ocrPages * prices.ocrPage;
-    if (points <= 0) return 0;
-    try {
-      await this.d.points.spend(request.user_id, {
-        points,
-        reason: 'bookProcessing',
-        detail: { requestId: request.id, bookTitle: request.book_name, footnoteSplit: footnotes, ocrPages },
-        idempotencyKey: `upload:${request.id}:processing`,
-      });
-    } catch (error) {
-      if (error instanceof AppError && error.key === 'insufficientPoints')
-        throw new StageFailure('insufficientPoints', `processing costs ${points} points`);
-      throw error;
-    }
-    return points;
-  }
-
-  private async detect(request: UploadRequestRow): Promise<Record<string, unknown>> {
-    const book = (await this.d.repo.findBookById(request.book_id!))!;
-    let language = request.original_language;
-    let source = 'user';
-    let confidence = 1;
-    if (!language) {
-      // The very detection the parsers' tests hold to, on the body the parse stored.
-      const detected = detectBookLanguage({ chapters: [{ blocks: await this.d.repo.bodyText(book.id) }] });
-      // A language outside the 26 is kept as its ISO code ('he'): the reader sends it as the source,
-      // and an engine that does not know it lets its service detect the source. Nothing to tell
-      // ('und') stays null: automatic.
-      language = detected.detected === 'und' ? null : detected.detected;
-      confidence = detected.confidence;
-      source = 'detected';
-    }
-    await this.d.repo.updateBook(book.id, { original_language: language });
-    await this.d.repo.updateRequest(request.id, { original_language: language });
-    return { language, confidence, source };
-  }
-
-  private async translate(request: UploadRequestRow): Promise<Record<string, unknown>> {
-    const from = request.original_language ?? 'auto';
-    const to = request.target_language ?? 'zh';
-    if (from === to) return { translatedName: request.book_name, from, to };
-    if (!this.d.translateTitle) throw new StageFailure('translationUnavailable', 'no translation engine is configured');
-    try {
-      return { translatedName: await this.d.translateTitle(request.book_name, from, to, request.user_id), from, to };
-    } catch (error) {
-      if (error instanceof AppError) throw new StageFailure(error.key, error.message);
-      throw error;
-    }
-  }
-
-  private async save(request: UploadRequestRow): Promise<Record<string, unknown>> {
-    const book = (await this.d.repo.findBookById(request.book_id!))!;
-    // Title, author and description were settled when the request was made (bookInfo, both paths).
-    const saved = await this.d.repo.updateBook(book.id, {
-      title: request.book_name,
-      author: request.book_author,
-      description: request.book_describe,
-      visibility: request.book_status,
-      status: 'ready',
-    });
-    await this.d.repo.addCopy({
-      user_id: request.user_id,
-      book_id: saved.id,
-      title: saved.title,
-      author: saved.author,
-      description: saved.description,
-      read_language: request.target_language,
-      source: 'upload',
-    });
-    return { bookCode: saved.code };
-  }
-}
-
-/**
- * The OCR languages of a parse: the book's language when a model reads it, else English and Chinese
- * (a language detected after a first parse, e.g. Hebrew, has no model: OCR with it would refuse).
- */
-function ocrLanguagesFor(language: string | null): string[] {
-  return language && hasOcrLanguage(language) ? [language] : ['en', 'zh'];
-}
-
-function extensionOf(mediaType: string): string {
-  const known: Record<string, string> = {
-    'image/jpeg': 'jpg',
-    'image/png': 'png',
-    'image/gif': 'gif',
-    'image/webp': 'webp',
-    'image/svg+xml': 'svg',
-    'image/bmp': 'bmp',
-  };
-  return known[mediaType.toLowerCase()] ?? 'bin';
 }

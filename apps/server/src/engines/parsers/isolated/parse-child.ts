@@ -4,6 +4,7 @@
  * heap, spin, crash a native library — happens outside the API's process; the host sees this
  * process end and fails that one upload with fileTooComplex.
  */
+import { detectBookLanguage } from '../../language/detect.ts';
 import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import { disposeSharedOcrEngine } from '../../ocr/tesseract.ts';
 import { isParseError } from '../errors.ts';
@@ -20,10 +21,15 @@ function send(message: ChildMessage): Promise<void> {
   );
 }
 
-async function parse({ input, options }: Extract<HostMessage, { type: 'parse' }>): Promise<void> {
+/** The pieces of the file of the next parse. */
+let pieces: Uint8Array[] = [];
+
+async function parse({ options }: Extract<HostMessage, { type: 'parse' }>): Promise<void> {
+  const input = Buffer.concat(pieces);
+  pieces = [];
   let lastProgress = 0;
   try {
-    const book = await parseBook(Buffer.from(input.buffer, input.byteOffset, input.byteLength), {
+    const book = await parseBook(input, {
       forceOCR: options.forceOCR,
       autoSplitFootnote: options.autoSplitFootnote,
       ocrLanguages: options.ocrLanguages,
@@ -38,7 +44,7 @@ async function parse({ input, options }: Extract<HostMessage, { type: 'parse' }>
       },
     });
     // One message at a time: each waits until the channel took it, so the pieces never pile up.
-    for (const message of bookMessages(book)) await send(message);
+    for (const message of bookMessages(book, detectBookLanguage(book))) await send(message);
     await send({ type: 'done' });
   } catch (error) {
     const key = isParseError(error) ? error.key : 'internalError';
@@ -57,7 +63,8 @@ if (!process.send) throw new Error('parse-child.ts runs as a child process start
 // The host gone (killed, crashed): nothing is left to parse for.
 process.on('disconnect', () => void shutDown());
 process.on('message', (message: HostMessage) => {
-  if (message.type === 'parse') void parse(message);
+  if (message.type === 'input') pieces.push(message.piece);
+  else if (message.type === 'parse') void parse(message);
 });
 // pdf.js takes 0.2-0.5 s to load and compile: paid now rather than by the first PDF.
 warmUpPdfJs().catch(() => undefined);

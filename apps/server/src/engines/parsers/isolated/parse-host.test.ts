@@ -78,7 +78,8 @@ describe('book messages', () => {
       warnings: ['w'],
       stats: { format: 'epub', chapters: 4, blocks: 0, characters: 0, images: 5, footnotes: 0, durationMs: 1 },
     };
-    const messages = [...bookMessages(book)];
+    const detection = { code: 'en', detected: 'en', confidence: 1, reliable: true, scores: [] } as const;
+    const messages = [...bookMessages(book, { ...detection, scores: [] })];
     for (const m of messages) {
       if (m.type === 'chapters')
         expect(m.chapters.reduce((n, c) => n + c.blocks.length, 0)).toBeLessThanOrEqual(BLOCKS_PER_MESSAGE);

@@ -11,8 +11,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { ParseError } from '../errors.ts';
+import type { LanguageDetection } from '../../language/detect.ts';
 import type { ParsedBook } from '../types.ts';
-import { BookAssembler, type ChildMessage, type HostMessage, type IsolatedParseOptions } from './protocol.ts';
+import {
+  BookAssembler,
+  INPUT_BYTES_PER_MESSAGE,
+  type ChildMessage,
+  type HostMessage,
+  type IsolatedParseOptions,
+} from './protocol.ts';
 
 const CHILD_MODULE = new URL('./parse-child.ts', import.meta.url);
 const WATCH_INTERVAL_MS = 200;
@@ -46,6 +53,8 @@ export interface HostParseOptions extends IsolatedParseOptions {
 
 export interface HostParseResult {
   book: ParsedBook;
+  /** The book's language (detectBookLanguage), told in the parse process. */
+  detection: LanguageDetection;
   /** The largest resident size the watchdog saw during the parse, in MB (0 where /proc is missing). */
   peakRssMb: number;
 }
@@ -118,7 +127,7 @@ export class ParseHost {
         worker.onMessage = undefined;
         worker.onExit = undefined;
         if (error) reject(error);
-        else resolve({ book: assembler.book(), peakRssMb });
+        else resolve({ book: assembler.book(), detection: assembler.detection!, peakRssMb });
       };
       const kill = (error: ParseError) => {
         if (settled) return;
@@ -153,11 +162,18 @@ export class ParseHost {
         });
       }, WATCH_INTERVAL_MS);
       const { onProgress: _progress, signal: _signal, ...sent } = options;
-      const message: HostMessage = { type: 'parse', input, options: sent };
-      child.send(message, (error) => {
-        if (error)
-          kill(new ParseError('fileTooComplex', `The parse process could not take the file: ${error.message}`));
-      });
+      // The file goes in pieces, one after the other, each handed over before the next is made: this
+      // event loop copies 1 MB at a time, never 30 MB at once.
+      const send = (message: HostMessage) =>
+        new Promise<void>((sent, refused) => child.send(message, (error) => (error ? refused(error) : sent())));
+      void (async () => {
+        for (let at = 0; at < input.length && !settled; at += INPUT_BYTES_PER_MESSAGE) {
+          await send({ type: 'input', piece: input.subarray(at, at + INPUT_BYTES_PER_MESSAGE) });
+        }
+        if (!settled) await send({ type: 'parse', options: sent });
+      })().catch((error: Error) =>
+        kill(new ParseError('fileTooComplex', `The parse process could not take the file: ${error.message}`)),
+      );
     });
   }
 

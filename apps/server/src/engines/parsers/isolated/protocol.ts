@@ -4,6 +4,7 @@
  * pieces — images and chapters in bounded batches — so that no single message makes the receiving
  * event loop deserialize a whole 30 MB book at once.
  */
+import type { LanguageDetection } from '../../language/detect.ts';
 import type { BookImage, Chapter, ParsedBook } from '../types.ts';
 
 /** The parse options that cross the process boundary (no callbacks, no signals, no engines). */
@@ -16,11 +17,15 @@ export interface IsolatedParseOptions {
   timeoutMs: number;
 }
 
-export type HostMessage = { type: 'parse'; input: Uint8Array; options: IsolatedParseOptions };
+/** The file goes over in 'input' pieces (no 30 MB message to copy in one go), then 'parse'. */
+export type HostMessage = { type: 'input'; piece: Uint8Array } | { type: 'parse'; options: IsolatedParseOptions };
+
+export const INPUT_BYTES_PER_MESSAGE = 1024 * 1024;
 
 export type ChildMessage =
   | { type: 'progress'; fraction: number }
-  | { type: 'head'; head: BookHead }
+  /** `detection`: the book's language, told where the whole text is at hand (not in the API's process). */
+  | { type: 'head'; head: BookHead; detection: LanguageDetection }
   | { type: 'images'; images: BookImage[] }
   /** `continues`: the last chapter goes on in the next message (a chapter larger than a batch). */
   | { type: 'chapters'; chapters: Chapter[]; continues: boolean }
@@ -34,9 +39,9 @@ export const BLOCKS_PER_MESSAGE = 2000;
 export const IMAGE_BYTES_PER_MESSAGE = 4 * 1024 * 1024;
 
 /** The messages a parsed book is sent as, in order (without the final 'done'). */
-export function* bookMessages(book: ParsedBook): Generator<ChildMessage> {
+export function* bookMessages(book: ParsedBook, detection: LanguageDetection): Generator<ChildMessage> {
   const { chapters, images, ...head } = book;
-  yield { type: 'head', head };
+  yield { type: 'head', head, detection };
   let batch: BookImage[] = [];
   let bytes = 0;
   for (const image of images) {
@@ -79,6 +84,7 @@ export function* bookMessages(book: ParsedBook): Generator<ChildMessage> {
 /** Puts a book together again from its messages, as they arrive. */
 export class BookAssembler {
   private head?: BookHead;
+  detection?: LanguageDetection;
   private readonly images: BookImage[] = [];
   private readonly chapters: Chapter[] = [];
   private continuing = false;
@@ -87,6 +93,7 @@ export class BookAssembler {
     switch (message.type) {
       case 'head':
         this.head = message.head;
+        this.detection = message.detection;
         if (message.head.cover) message.head.cover.data = asBuffer(message.head.cover.data);
         break;
       case 'images':
