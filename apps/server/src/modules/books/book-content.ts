@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { BookBlocksTable, BookChaptersTable, BookRow } from '../../db/schema.ts';
-import type { ParsedBook } from '../../engines/parsers/types.ts';
+import type { ParsedStream } from '../../engines/parsers/isolated/parse-host.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BooksRepo } from './books.repo.ts';
@@ -35,26 +35,31 @@ export interface StoredContent {
 export async function storeBookContent(
   deps: ContentDeps,
   book: BookRow,
-  parsed: ParsedBook,
+  parsed: ParsedStream,
   requestId: string,
 ): Promise<StoredContent> {
+  // Images come first, then chapters (protocol.ts): the images are stored before any row is written.
+  const pieces = parsed.pieces();
+  let piece = await pieces.next();
   const images = [];
-  for (const image of parsed.images) {
-    const ext = extensionOf(image.mediaType);
-    const key = `books/${book.id}/img-${createHash('sha256').update(image.id).digest('hex').slice(0, 20)}.${ext}`;
-    await deps.storage.put(key, image.data);
-    images.push({
-      book_id: book.id,
-      image_id: image.id,
-      storage_key: key,
-      media_type: image.mediaType,
-      width: image.width ?? null,
-      height: image.height ?? null,
-    });
+  for (; !piece.done && piece.value.type === 'images'; piece = await pieces.next()) {
+    for (const image of piece.value.images) {
+      const ext = extensionOf(image.mediaType);
+      const key = `books/${book.id}/img-${createHash('sha256').update(image.id).digest('hex').slice(0, 20)}.${ext}`;
+      await deps.storage.put(key, image.data);
+      images.push({
+        book_id: book.id,
+        image_id: image.id,
+        storage_key: key,
+        media_type: image.mediaType,
+        width: image.width ?? null,
+        height: image.height ?? null,
+      });
+    }
   }
-  if (parsed.cover && !book.cover_key) {
+  if (parsed.head.cover && !book.cover_key) {
     try {
-      await deps.repo.updateBook(book.id, { cover_key: await deps.storeCover(parsed.cover.data) });
+      await deps.repo.updateBook(book.id, { cover_key: await deps.storeCover(parsed.head.cover.data) });
     } catch (error) {
       // A cover we cannot decode (SVG, broken JPEG) is not worth failing the book for.
       deps.logger.info({ requestId, err: error }, 'cover skipped');
@@ -64,45 +69,55 @@ export async function storeBookContent(
   // Pages, chapter rows and figures are made as the block batches are: nothing walks the whole book
   // in one go on this event loop.
   const counter = new PageCounter();
-  const chapters: Insertable<BookChaptersTable>[] = [];
+  const chapters: (Insertable<BookChaptersTable> & { block_count: number })[] = [];
   let seq = 0;
   let characters = 0;
-  function* blockBatches(): Generator<Insertable<BookBlocksTable>[]> {
+  async function* blockBatches(): AsyncGenerator<Insertable<BookBlocksTable>[]> {
     let batch: Insertable<BookBlocksTable>[] = [];
-    for (const [ci, chapter] of parsed.chapters.entries()) {
-      chapters.push({
-        book_id: book.id,
-        idx: ci + 1,
-        title: chapter.title.slice(0, 500),
-        level: chapter.level ?? 1,
-        first_page: counter.startChapter(),
-        first_seq: seq + 1,
-        block_count: chapter.blocks.length,
-      });
-      for (const block of chapter.blocks) {
-        seq += 1;
-        characters += block.text.length;
-        batch.push({
-          book_id: book.id,
-          seq,
-          block_id: block.id,
-          chapter_idx: ci + 1,
-          page: counter.place(block),
-          type: block.type,
-          text: block.text,
-          html: block.html ?? null,
-          level: block.level ?? null,
-          image_id: block.imageId ?? null,
-          note_label: block.noteLabel ?? null,
-          note_refs: block.noteRefs ?? null,
-          referenced_by: block.referencedBy ?? null,
-          pdf_page: block.pdfPage ?? null,
-        });
-        if (batch.length === BLOCK_ROWS_PER_BATCH) {
-          yield batch;
-          batch = [];
+    let continuing = false;
+    for (; !piece.done; piece = await pieces.next()) {
+      if (piece.value.type !== 'chapters') throw new Error('the parse process sent images after chapters');
+      for (const [n, chapter] of piece.value.chapters.entries()) {
+        // The first chapter of a piece may go on from the last of the one before.
+        if (n === 0 && continuing) chapters.at(-1)!.block_count += chapter.blocks.length;
+        else {
+          chapters.push({
+            book_id: book.id,
+            idx: chapters.length + 1,
+            title: chapter.title.slice(0, 500),
+            level: chapter.level ?? 1,
+            first_page: counter.startChapter(),
+            first_seq: seq + 1,
+            block_count: chapter.blocks.length,
+          });
+        }
+        const chapterIdx = chapters.length;
+        for (const block of chapter.blocks) {
+          seq += 1;
+          characters += block.text.length;
+          batch.push({
+            book_id: book.id,
+            seq,
+            block_id: block.id,
+            chapter_idx: chapterIdx,
+            page: counter.place(block),
+            type: block.type,
+            text: block.text,
+            html: block.html ?? null,
+            level: block.level ?? null,
+            image_id: block.imageId ?? null,
+            note_label: block.noteLabel ?? null,
+            note_refs: block.noteRefs ?? null,
+            referenced_by: block.referencedBy ?? null,
+            pdf_page: block.pdfPage ?? null,
+          });
+          if (batch.length === BLOCK_ROWS_PER_BATCH) {
+            yield batch;
+            batch = [];
+          }
         }
       }
+      continuing = piece.value.continues;
     }
     if (batch.length) yield batch;
   }
@@ -117,7 +132,7 @@ export async function storeBookContent(
         block_count: seq,
         char_count: characters,
         page_count: counter.page,
-        source_pages: parsed.stats.pages ?? null,
+        source_pages: parsed.head.stats.pages ?? null,
       },
     }),
   });

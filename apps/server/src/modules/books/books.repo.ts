@@ -201,7 +201,7 @@ export class BooksRepo {
   async replaceContent(
     bookId: number,
     content: {
-      blockBatches: Iterable<Insertable<BookBlocksTable>[]>;
+      blockBatches: Iterable<Insertable<BookBlocksTable>[]> | AsyncIterable<Insertable<BookBlocksTable>[]>;
       images: Insertable<BookImagesTable>[];
       finish: () => { chapters: Insertable<BookChaptersTable>[]; stats: ContentStats };
     },
@@ -210,7 +210,7 @@ export class BooksRepo {
       await trx.deleteFrom('book_blocks').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_chapters').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_images').where('book_id', '=', bookId).execute();
-      for (const batch of content.blockBatches) await trx.insertInto('book_blocks').values(batch).execute();
+      for await (const batch of content.blockBatches) await trx.insertInto('book_blocks').values(batch).execute();
       const { chapters, stats } = content.finish();
       // Batches keep each statement under PostgreSQL's 65,535 parameter limit.
       for (let i = 0; i < chapters.length; i += 1000) {

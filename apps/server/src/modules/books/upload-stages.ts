@@ -5,12 +5,12 @@
  * any other error is retried by the queue.
  */
 import type { Config } from '../../config/env.ts';
-import type { UploadRequestRow } from '../../db/schema.ts';
-import { detectBookLanguage, type LanguageDetection } from '../../engines/language/detect.ts';
+import type { FileRow, UploadRequestRow } from '../../db/schema.ts';
+import { detectBookLanguage } from '../../engines/language/detect.ts';
 import { hasOcrLanguage } from '../../engines/ocr/languages.ts';
 import { isParseError } from '../../engines/parsers/errors.ts';
-import { ParserFailure, type ParseHost } from '../../engines/parsers/isolated/parse-host.ts';
-import type { ParsedBook } from '../../engines/parsers/types.ts';
+import { ParserFailure, type ParseHost, type ParsedStream } from '../../engines/parsers/isolated/parse-host.ts';
+import type { ParseStats } from '../../engines/parsers/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { PointsService } from '../points/points.service.ts';
 import { newBookCode } from './book-code.ts';
@@ -62,10 +62,9 @@ export class UploadStages {
     const file = (await this.d.repo.findFile(request.file_id))!;
     const data = await this.d.storage.get(file.storage_key);
     let lastWrite = 0;
-    let parsed: ParsedBook;
-    let detection: LanguageDetection;
+    let parsed: ParsedStream;
     try {
-      ({ book: parsed, detection } = await this.d.parseHost.parse(data, {
+      parsed = await this.d.parseHost.parse(data, {
         forceOCR: request.force_ocr,
         autoSplitFootnote: request.auto_split_footnote,
         ocrLanguages: ocrLanguagesFor(request.original_language),
@@ -77,7 +76,7 @@ export class UploadStages {
           lastWrite = now;
           void this.d.repo.updateRequest(request.id, { progress: Math.min(0.95, fraction * 0.9) }).catch(() => {});
         },
-      }));
+      });
     } catch (error) {
       // The file is the problem, and it will be again: no retry. A parse process that died or passed
       // its limits comes back as fileTooComplex; a parser's own bug as ParserFailure.
@@ -87,12 +86,22 @@ export class UploadStages {
       if (error instanceof ParserFailure) throw new StageFailure('internalError', error.message);
       throw error;
     }
-    if (parsed.warnings.length) {
-      this.d.logger.info({ requestId: request.id, warnings: parsed.warnings.slice(0, 20) }, 'parsed with warnings');
+    // The book stays in the parse process until it is stored, piece by piece: let it go however this ends.
+    try {
+      return await this.keep(request, file, parsed);
+    } finally {
+      parsed.close();
     }
-    const blockTotal = parsed.chapters.reduce((n, c) => n + c.blocks.length, 0);
-    if (blockTotal === 0) throw new StageFailure('noTextFound', 'no text blocks');
-    const processing = await this.chargeProcessing(request, parsed);
+  }
+
+  /** Charges the processing asked for and stores the parsed book (its pieces taken as it goes). */
+  private async keep(request: UploadRequestRow, file: FileRow, parsed: ParsedStream): Promise<Record<string, unknown>> {
+    const { head, detection } = parsed;
+    if (head.warnings.length) {
+      this.d.logger.info({ requestId: request.id, warnings: head.warnings.slice(0, 20) }, 'parsed with warnings');
+    }
+    if (head.stats.blocks === 0) throw new StageFailure('noTextFound', 'no text blocks');
+    const processing = await this.chargeProcessing(request, head.stats);
 
     let book = request.book_id ? await this.d.repo.findBookById(request.book_id) : undefined;
     if (!book) {
@@ -103,9 +112,9 @@ export class UploadStages {
         title: request.book_name,
         author: request.book_author,
         description: request.book_describe,
-        format: parsed.format,
+        format: head.format,
         visibility: request.book_status,
-        declared_language: parsed.metadata.language?.slice(0, 20) ?? null,
+        declared_language: head.metadata.language?.slice(0, 20) ?? null,
         // The cover read at upload time; the parser's own is stored below only when there was none.
         cover_key: file.metadata?.coverKey ?? null,
         category: null,
@@ -119,9 +128,9 @@ export class UploadStages {
     return {
       bookCode: book.code,
       ...stored,
-      metadataTitle: parsed.metadata.title ?? null,
-      metadataAuthor: parsed.metadata.author ?? null,
-      ocrPages: parsed.stats.ocrPages ?? 0,
+      metadataTitle: head.metadata.title ?? null,
+      metadataAuthor: head.metadata.author ?? null,
+      ocrPages: head.stats.ocrPages ?? 0,
       pointsCharged: processing,
       // For the next stage: the language was told in the parse process, where the whole text was.
       detectedLanguage: detection.detected,
@@ -135,11 +144,11 @@ export class UploadStages {
    * idempotency key makes a redelivered or retried parse pay once. Without enough points the stage
    * fails with insufficientPoints and nothing is kept; Retry after topping up parses again.
    */
-  private async chargeProcessing(request: UploadRequestRow, parsed: ParsedBook): Promise<number> {
+  private async chargeProcessing(request: UploadRequestRow, stats: ParseStats): Promise<number> {
     const prices = await this.d.points.prices();
     // OCR the parser chose by itself (a scanned PDF) is not charged: only what the uploader asked for.
-    const ocrPages = request.force_ocr ? (parsed.stats.ocrPages ?? 0) : 0;
-    const footnotes = request.auto_split_footnote && parsed.stats.footnotes > 0;
+    const ocrPages = request.force_ocr ? (stats.ocrPages ?? 0) : 0;
+    const footnotes = request.auto_split_footnote && stats.footnotes > 0;
     const points = (footnotes ? prices.footnoteSplit : 0) + ocrPages * prices.ocrPage;
     if (points <= 0) return 0;
     try {

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import iconv from 'iconv-lite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOCKS_PER_MESSAGE } from '../../engines/parsers/isolated/protocol.ts';
+import { epubOfDocuments } from '../../engines/parsers/testing/hostile-files.ts';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
 import { CORPUS, pollStage, registerUser, startTestApp, uploadFile, type TestApp } from '../../../test/helpers.ts';
 
@@ -218,6 +221,51 @@ describe('the staged pipeline (Path B)', () => {
     const retried = await t.call('POST', `/api/book/upload/retry?requestId=${saved.data.requestId}`, { token });
     expect(retried.data.status).toBe('running');
     expect((await pollStage(t, url, token)).data.status).toBe('failed');
+  });
+
+  it('stores a book taken from its parse process piece by piece: a chapter longer than a piece stays one', async () => {
+    // 2.5 pieces of paragraphs in chapter 1 (BLOCKS_PER_MESSAGE each), a short chapter 2.
+    const paragraphs = (n: number, word: string) =>
+      Array.from({ length: n }, (_, i) => `<p>${word} ${i}.</p>`).join('');
+    const epub = epubOfDocuments([
+      `<h1>Chapter 1</h1>${paragraphs(BLOCKS_PER_MESSAGE * 2.5, 'Alpha')}`,
+      `<h1>Chapter 2</h1>${paragraphs(3, 'Omega')}`,
+    ]);
+    const upload = await uploadFile(t, '/api/book/upload', { name: 'long.epub', data: epub }, token, {}, '10.0.0.9');
+    const saved = await t.call('POST', '/api/book/saveNew', {
+      token,
+      body: { fileId: upload.data.fileId, bookName: 'long', bookStatus: 0 },
+    });
+    const parsed = await pollStage(t, `/api/book/analysis?requestId=${saved.data.requestId}`, token);
+    expect(parsed.data.status).toBe('done');
+    const rows = await new pg.Client({ connectionString: t.databaseUrl });
+    await rows.connect();
+    try {
+      const { bookCode } = parsed.data.result;
+      const chapters = await rows.query(
+        `SELECT c.idx, c.title, c.block_count, c.first_seq FROM book_chapters c JOIN books b ON b.id = c.book_id
+         WHERE b.code = $1 ORDER BY c.idx`,
+        [bookCode],
+      );
+      expect(chapters.rows.map((c) => [c.idx, c.title, c.block_count, c.first_seq])).toEqual([
+        [1, 'Chapter 1', BLOCKS_PER_MESSAGE * 2.5 + 1, 1],
+        [2, 'Chapter 2', 4, BLOCKS_PER_MESSAGE * 2.5 + 2],
+      ]);
+      const blocks = await rows.query(
+        `SELECT count(*)::int AS n, max(seq) AS last, count(DISTINCT seq)::int AS seqs,
+           bool_and(chapter_idx = CASE WHEN seq <= $2 THEN 1 ELSE 2 END) AS in_chapters
+         FROM book_blocks k JOIN books b ON b.id = k.book_id WHERE b.code = $1`,
+        [bookCode, BLOCKS_PER_MESSAGE * 2.5 + 1],
+      );
+      expect(blocks.rows[0]).toEqual({
+        n: BLOCKS_PER_MESSAGE * 2.5 + 5,
+        last: BLOCKS_PER_MESSAGE * 2.5 + 5,
+        seqs: BLOCKS_PER_MESSAGE * 2.5 + 5,
+        in_chapters: true,
+      });
+    } finally {
+      await rows.end();
+    }
   });
 
   it('validates the saved information', async () => {

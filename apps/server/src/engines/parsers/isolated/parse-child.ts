@@ -23,6 +23,8 @@ function send(message: ChildMessage): Promise<void> {
 
 /** The pieces of the file of the next parse. */
 let pieces: Uint8Array[] = [];
+/** The parsed book's messages not yet asked for: the host takes them one 'next' at a time. */
+let outgoing: Generator<ChildMessage> | undefined;
 
 async function parse({ options }: Extract<HostMessage, { type: 'parse' }>): Promise<void> {
   const input = Buffer.concat(pieces);
@@ -43,15 +45,22 @@ async function parse({ options }: Extract<HostMessage, { type: 'parse' }>): Prom
         void send({ type: 'progress', fraction }).catch(() => undefined);
       },
     });
-    // One message at a time: each waits until the channel took it, so the pieces never pile up.
-    for (const message of bookMessages(book, detectBookLanguage(book))) await send(message);
-    await send({ type: 'done' });
+    // The head now; every further piece when the host asks, so that it never holds more than one.
+    outgoing = bookMessages(book, detectBookLanguage(book));
+    await sendNext();
   } catch (error) {
     const key = isParseError(error) ? error.key : 'internalError';
     await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
-  } finally {
     collectGarbage();
   }
+}
+
+async function sendNext(): Promise<void> {
+  const next = outgoing?.next();
+  if (next && !next.done) return send(next.value);
+  outgoing = undefined;
+  await send({ type: 'done' });
+  collectGarbage();
 }
 
 async function shutDown(): Promise<void> {
@@ -65,6 +74,11 @@ process.on('disconnect', () => void shutDown());
 process.on('message', (message: HostMessage) => {
   if (message.type === 'input') pieces.push(message.piece);
   else if (message.type === 'parse') void parse(message);
+  else if (message.type === 'next') void sendNext().catch(() => undefined);
+  else if (message.type === 'drop') {
+    outgoing = undefined;
+    collectGarbage();
+  }
 });
 // pdf.js takes 0.2-0.5 s to load and compile: paid now rather than by the first PDF.
 warmUpPdfJs().catch(() => undefined);

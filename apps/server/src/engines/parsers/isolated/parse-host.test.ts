@@ -111,7 +111,7 @@ describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
     ]) {
       const input = readFileSync(path.join(CORPUS, file));
       const direct = await parseBook(Buffer.from(input));
-      const { book, peakRssMb } = await host.parse(input, { timeoutMs: 60_000 });
+      const { book, peakRssMb } = await host.parseWhole(input, { timeoutMs: 60_000 });
       expect(comparable(book)).toEqual(comparable(direct));
       expect(peakRssMb).toBeLessThan(MEMORY_LIMIT_MB);
     }
@@ -133,7 +133,7 @@ describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
       const input = await make();
       const before = process.memoryUsage();
       loop.enable();
-      const error = await refusal(host.parse(input, { timeoutMs: 120_000, forceOCR, ocrLanguages: ['en'] }));
+      const error = await refusal(host.parseWhole(input, { timeoutMs: 120_000, forceOCR, ocrLanguages: ['en'] }));
       loop.disable();
       // The parses ran elsewhere: nothing here waited on them (a liveness bound, not a speed figure).
       expect(loop.max / 1e6, what).toBeLessThan(1000);
@@ -152,10 +152,10 @@ describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
     const host = newHost({ memoryLimitMb: 280, onProcessDied: ({ reason }) => died.push(reason) });
     const novel = readFileSync(path.join(CORPUS, 'txt/zh-sanguo-yanyi-gbk.txt'));
     const big = Buffer.concat(Array.from({ length: Math.ceil((40 * 1024 * 1024) / novel.length) }, () => novel));
-    const error = await refusal(host.parse(big, { timeoutMs: 60_000 }));
+    const error = await refusal(host.parseWhole(big, { timeoutMs: 60_000 }));
     expect(error.key).toBe('fileTooComplex');
     expect(error.message).toMatch(/more than 280 MB|process ended/);
-    const { book } = await host.parse(readFileSync(path.join(CORPUS, 'epub/en-moby-dick-epub3.epub')), {
+    const { book } = await host.parseWhole(readFileSync(path.join(CORPUS, 'epub/en-moby-dick-epub3.epub')), {
       timeoutMs: 60_000,
     });
     expect(book.metadata.title).toBe('Moby-Dick');
@@ -165,10 +165,10 @@ describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
   it('a parse past its time limit is stopped with fileTooComplex; a cancelled one ends at once', async () => {
     const host = newHost();
     const scanned = readFileSync(path.join(CORPUS, 'pdf/en-scanned-huckfinn-page-image-only.pdf'));
-    const slow = await refusal(host.parse(scanned, { timeoutMs: 1, ocrLanguages: ['en'] }));
+    const slow = await refusal(host.parseWhole(scanned, { timeoutMs: 1, ocrLanguages: ['en'] }));
     expect(slow.key).toBe('fileTooComplex');
     const controller = new AbortController();
-    const parse = host.parse(scanned, { timeoutMs: 60_000, ocrLanguages: ['en'], signal: controller.signal });
+    const parse = host.parseWhole(scanned, { timeoutMs: 60_000, ocrLanguages: ['en'], signal: controller.signal });
     setTimeout(() => controller.abort(), 200);
     expect((await refusal(parse)).key).toBe('aborted');
   });
@@ -180,7 +180,7 @@ describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
     const spy = setInterval(() => {
       for (const w of (host as unknown as { workers: Set<{ child: { pid: number } }> }).workers) pids.add(w.child.pid);
     }, 5);
-    const books = await Promise.all(Array.from({ length: 5 }, () => host.parse(input, { timeoutMs: 60_000 })));
+    const books = await Promise.all(Array.from({ length: 5 }, () => host.parseWhole(input, { timeoutMs: 60_000 })));
     clearInterval(spy);
     expect(books.every((b) => b.book.metadata.title === 'Moby-Dick')).toBe(true);
     expect(pids.size).toBeLessThanOrEqual(2);

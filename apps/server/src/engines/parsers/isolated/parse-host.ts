@@ -16,6 +16,8 @@ import type { ParsedBook } from '../types.ts';
 import {
   BookAssembler,
   INPUT_BYTES_PER_MESSAGE,
+  type BookHead,
+  type BookPiece,
   type ChildMessage,
   type HostMessage,
   type IsolatedParseOptions,
@@ -59,6 +61,23 @@ export interface HostParseResult {
   peakRssMb: number;
 }
 
+/**
+ * A parsed book still held by its parse process: its head (metadata, cover, warnings, figures) and
+ * language now, its images and chapters piece by piece, each asked for when the one before is dealt
+ * with — so the API's process never holds more than one piece of a large book. The process is kept
+ * for this book until every piece is taken or `close()` lets the rest go.
+ */
+export interface ParsedStream {
+  head: BookHead;
+  detection: LanguageDetection;
+  /** Images first, then chapters; a chapter larger than a piece is cut (`continues`). */
+  pieces(): AsyncGenerator<BookPiece>;
+  /** Lets the process go; safe to call more than once, and after every piece is taken. */
+  close(): void;
+  /** The largest resident size of the parse process so far, in MB. */
+  readonly peakRssMb: number;
+}
+
 interface Worker {
   child: ChildProcess;
   busy: boolean;
@@ -86,15 +105,21 @@ export class ParseHost {
     if (this.workers.size === 0 && !this.closed) this.release(this.spawn());
   }
 
-  async parse(input: Buffer, options: HostParseOptions): Promise<HostParseResult> {
+  /** Parses a file; the book stays in its process, to be taken piece by piece (ParsedStream). */
+  async parse(input: Buffer, options: HostParseOptions): Promise<ParsedStream> {
     if (this.closed) throw new Error('the parse host is closed');
     options.signal?.throwIfAborted();
     const worker = await this.acquire();
-    try {
-      return await this.run(worker, input, options);
-    } finally {
-      this.release(worker);
-    }
+    return new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(input, options);
+  }
+
+  /** Parses a file and takes the whole book at once (tools and tests; uploads take it in pieces). */
+  async parseWhole(input: Buffer, options: HostParseOptions): Promise<HostParseResult> {
+    const stream = await this.parse(input, options);
+    const assembler = new BookAssembler();
+    assembler.accept({ type: 'head', head: stream.head, detection: stream.detection });
+    for await (const piece of stream.pieces()) assembler.accept(piece);
+    return { book: assembler.book(), detection: stream.detection, peakRssMb: stream.peakRssMb };
   }
 
   /** Ends every process; parses still running fail. */
@@ -109,72 +134,6 @@ export class ParseHost {
       w.child.kill('SIGKILL');
     }
     await Promise.all(exits);
-  }
-
-  private run(worker: Worker, input: Buffer, options: HostParseOptions): Promise<HostParseResult> {
-    const { child } = worker;
-    const limitMb = this.options.memoryLimitMb;
-    return new Promise<HostParseResult>((resolve, reject) => {
-      const assembler = new BookAssembler();
-      let peakRssMb = 0;
-      let settled = false;
-      const finish = (error: Error | undefined) => {
-        if (settled) return;
-        settled = true;
-        clearInterval(watch);
-        clearTimeout(deadline);
-        options.signal?.removeEventListener('abort', onAbort);
-        worker.onMessage = undefined;
-        worker.onExit = undefined;
-        if (error) reject(error);
-        else resolve({ book: assembler.book(), detection: assembler.detection!, peakRssMb });
-      };
-      const kill = (error: ParseError) => {
-        if (settled) return;
-        worker.killedFor = error.message;
-        finish(error);
-        child.kill('SIGKILL');
-      };
-      worker.onMessage = (message) => {
-        if (message.type === 'progress') options.onProgress?.(message.fraction);
-        else if (message.type === 'done') finish(undefined);
-        else if (message.type === 'failed') {
-          const key = message.key === 'aborted' ? 'fileTooComplex' : message.key;
-          finish(
-            key === 'internalError'
-              ? new ParserFailure(message.message)
-              : new ParseError(key as ParseError['key'], message.message),
-          );
-        } else assembler.accept(message);
-      };
-      worker.onExit = (reason) =>
-        finish(new ParseError('fileTooComplex', `The parse process ended (${reason}) before the book was read`));
-      const onAbort = () => kill(new ParseError('aborted', 'Parsing was cancelled'));
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      const deadline = setTimeout(
-        () => kill(new ParseError('fileTooComplex', `The parse took longer than ${options.timeoutMs} ms`)),
-        options.timeoutMs + KILL_GRACE_MS,
-      );
-      const watch = setInterval(() => {
-        void residentMb(child.pid).then((mb) => {
-          peakRssMb = Math.max(peakRssMb, mb);
-          if (mb > limitMb) kill(new ParseError('fileTooComplex', `The parse used more than ${limitMb} MB`));
-        });
-      }, WATCH_INTERVAL_MS);
-      const { onProgress: _progress, signal: _signal, ...sent } = options;
-      // The file goes in pieces, one after the other, each handed over before the next is made: this
-      // event loop copies 1 MB at a time, never 30 MB at once.
-      const send = (message: HostMessage) =>
-        new Promise<void>((sent, refused) => child.send(message, (error) => (error ? refused(error) : sent())));
-      void (async () => {
-        for (let at = 0; at < input.length && !settled; at += INPUT_BYTES_PER_MESSAGE) {
-          await send({ type: 'input', piece: input.subarray(at, at + INPUT_BYTES_PER_MESSAGE) });
-        }
-        if (!settled) await send({ type: 'parse', options: sent });
-      })().catch((error: Error) =>
-        kill(new ParseError('fileTooComplex', `The parse process could not take the file: ${error.message}`)),
-      );
-    });
   }
 
   private acquire(): Promise<Worker> {
@@ -246,6 +205,155 @@ export class ParseHost {
     });
     return worker;
   }
+}
+
+/**
+ * One parse in one process, from the file sent to the last piece taken. The watchdog (memory) runs
+ * all along; the time limit until the head has come back.
+ */
+class ParseSession implements ParsedStream {
+  head!: BookHead;
+  detection!: LanguageDetection;
+  peakRssMb = 0;
+  private readonly worker: Worker;
+  private readonly limitMb: number;
+  private readonly onClosed: () => void;
+  private waiter?: { resolve: (message: ChildMessage) => void; reject: (error: Error) => void };
+  private ended?: Error;
+  private closed = false;
+  private watch?: NodeJS.Timeout;
+
+  constructor(worker: Worker, limitMb: number, onClosed: () => void) {
+    this.worker = worker;
+    this.limitMb = limitMb;
+    this.onClosed = onClosed;
+  }
+
+  async start(input: Buffer, options: HostParseOptions): Promise<this> {
+    const { child } = this.worker;
+    this.worker.onMessage = (message) => {
+      if (message.type === 'progress') options.onProgress?.(message.fraction);
+      else this.deliver(message);
+    };
+    this.worker.onExit = (reason) =>
+      this.fail(new ParseError('fileTooComplex', `The parse process ended (${reason}) before the book was read`));
+    this.watch = setInterval(() => {
+      void residentMb(child.pid).then((mb) => {
+        this.peakRssMb = Math.max(this.peakRssMb, mb);
+        if (mb > this.limitMb)
+          this.kill(new ParseError('fileTooComplex', `The parse used more than ${this.limitMb} MB`));
+      });
+    }, WATCH_INTERVAL_MS);
+    const onAbort = () => this.kill(new ParseError('aborted', 'Parsing was cancelled'));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const deadline = setTimeout(
+      () => this.kill(new ParseError('fileTooComplex', `The parse took longer than ${options.timeoutMs} ms`)),
+      options.timeoutMs + KILL_GRACE_MS,
+    );
+    try {
+      const { onProgress: _progress, signal: _signal, ...sent } = options;
+      const head = this.next();
+      head.catch(() => undefined); // it may fail while the file is still being sent; awaited below
+      // The file goes in pieces, one after the other, each handed over before the next is made: this
+      // event loop copies 1 MB at a time, never 30 MB at once.
+      for (let at = 0; at < input.length && !this.ended; at += INPUT_BYTES_PER_MESSAGE) {
+        await this.send({ type: 'input', piece: input.subarray(at, at + INPUT_BYTES_PER_MESSAGE) });
+      }
+      if (!this.ended) await this.send({ type: 'parse', options: sent });
+      const message = await head;
+      if (message.type !== 'head') throw new Error(`the parse process sent ${message.type} before the head`);
+      this.head = message.head;
+      this.detection = message.detection;
+      if (this.head.cover) this.head.cover.data = asBuffer(this.head.cover.data);
+      return this;
+    } catch (error) {
+      this.close();
+      throw error;
+    } finally {
+      clearTimeout(deadline);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async *pieces(): AsyncGenerator<BookPiece> {
+    try {
+      for (;;) {
+        const asked = this.next();
+        asked.catch(() => undefined); // awaited below, once the request is sent
+        await this.send({ type: 'next' });
+        const message = await asked;
+        if (message.type === 'done') return;
+        if (message.type !== 'images' && message.type !== 'chapters') {
+          throw new Error(`the parse process sent ${message.type} for a piece`);
+        }
+        if (message.type === 'images') for (const image of message.images) image.data = asBuffer(image.data);
+        yield message;
+      }
+    } finally {
+      this.close();
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.watch);
+    this.worker.onMessage = undefined;
+    this.worker.onExit = undefined;
+    // A book not taken to its end is let go; a dead process is left to the host's bookkeeping.
+    if (!this.ended && this.worker.child.connected) this.worker.child.send({ type: 'drop' } satisfies HostMessage);
+    this.onClosed();
+  }
+
+  private next(): Promise<ChildMessage> {
+    if (this.ended) return Promise.reject(this.ended);
+    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+  }
+
+  private deliver(message: ChildMessage): void {
+    if (message.type === 'failed') {
+      const key = message.key === 'aborted' ? 'fileTooComplex' : message.key;
+      this.fail(
+        key === 'internalError'
+          ? new ParserFailure(message.message)
+          : new ParseError(key as ParseError['key'], message.message),
+      );
+      return;
+    }
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.resolve(message);
+  }
+
+  private fail(error: Error): void {
+    if (this.ended) return;
+    this.ended = error;
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.reject(error);
+  }
+
+  private kill(error: ParseError): void {
+    if (this.ended || this.closed) return;
+    this.worker.killedFor = error.message;
+    this.fail(error);
+    this.worker.child.kill('SIGKILL');
+  }
+
+  private send(message: HostMessage): Promise<void> {
+    return new Promise((sent, refused) =>
+      this.worker.child.send(message, (error) =>
+        error
+          ? refused(new ParseError('fileTooComplex', `The parse process could not be reached: ${error.message}`))
+          : sent(),
+      ),
+    );
+  }
+}
+
+/** Structured clone turns a Buffer into a plain Uint8Array; make it a Buffer again, without a copy. */
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /** Resident memory of a process in MB, from /proc (Linux); 0 where that cannot be read. */

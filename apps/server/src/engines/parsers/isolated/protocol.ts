@@ -17,18 +17,29 @@ export interface IsolatedParseOptions {
   timeoutMs: number;
 }
 
-/** The file goes over in 'input' pieces (no 30 MB message to copy in one go), then 'parse'. */
-export type HostMessage = { type: 'input'; piece: Uint8Array } | { type: 'parse'; options: IsolatedParseOptions };
+/**
+ * The file goes over in 'input' pieces (no 30 MB message to copy in one go), then 'parse'. Once the
+ * book's head has come back, each 'next' asks for its next piece; 'drop' lets the rest go.
+ */
+export type HostMessage =
+  | { type: 'input'; piece: Uint8Array }
+  | { type: 'parse'; options: IsolatedParseOptions }
+  | { type: 'next' }
+  | { type: 'drop' };
 
 export const INPUT_BYTES_PER_MESSAGE = 1024 * 1024;
+
+/** A bounded part of a parsed book after its head: images, or chapters (whole or cut). */
+export type BookPiece =
+  | { type: 'images'; images: BookImage[] }
+  /** `continues`: the last chapter goes on in the next piece (a chapter larger than a batch). */
+  | { type: 'chapters'; chapters: Chapter[]; continues: boolean };
 
 export type ChildMessage =
   | { type: 'progress'; fraction: number }
   /** `detection`: the book's language, told where the whole text is at hand (not in the API's process). */
   | { type: 'head'; head: BookHead; detection: LanguageDetection }
-  | { type: 'images'; images: BookImage[] }
-  /** `continues`: the last chapter goes on in the next message (a chapter larger than a batch). */
-  | { type: 'chapters'; chapters: Chapter[]; continues: boolean }
+  | BookPiece
   | { type: 'done' }
   | { type: 'failed'; key: string; message: string };
 

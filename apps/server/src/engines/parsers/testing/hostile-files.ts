@@ -84,6 +84,15 @@ const XHTML_HEAD =
 const XHTML_TAIL = '</body></html>';
 
 function epubWithChapter(chapter: Buffer): Buffer {
+  return epubOfDocuments([chapter]);
+}
+
+/** An EPUB of these XHTML documents, one spine item (and so, without a table of contents, one chapter) each. */
+export function epubOfDocuments(documents: (Buffer | string)[]): Buffer {
+  const items = documents.map(
+    (_, i) => `<item id="c${i + 1}" href="c${i + 1}.xhtml" media-type="application/xhtml+xml"/>`,
+  );
+  const refs = documents.map((_, i) => `<itemref idref="c${i + 1}"/>`);
   return zip([
     { name: 'mimetype', data: 'application/epub+zip', store: true },
     {
@@ -92,9 +101,12 @@ function epubWithChapter(chapter: Buffer): Buffer {
     },
     {
       name: 'OEBPS/content.opf',
-      data: '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Hostile</dc:title><dc:language>en</dc:language></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/></spine></package>',
+      data: `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Hostile</dc:title><dc:language>en</dc:language></metadata><manifest>${items.join('')}</manifest><spine>${refs.join('')}</spine></package>`,
     },
-    { name: 'OEBPS/c1.xhtml', data: chapter },
+    ...documents.map((data, i) => ({
+      name: `OEBPS/c${i + 1}.xhtml`,
+      data: typeof data === 'string' ? `${XHTML_HEAD}${data}${XHTML_TAIL}` : data,
+    })),
   ]);
 }
 
