@@ -8,10 +8,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { api, freePort, stopAll, waitFor } from './yidu-process.ts';
 import { startFakeMicrosoft } from '../apps/server/src/engines/translation/testing/fake-servers.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -19,40 +19,6 @@ const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(root, '../shared/corp
 const CONNECTIONS = 100;
 const DURATION = 10;
 const PROFILE = process.argv.includes('--profile');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope's data is whatever the call answers
-async function api(base: string, pathName: string, init: RequestInit = {}, token?: string): Promise<any> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
-  const body = (await (await fetch(`${base}${pathName}`, { ...init, headers })).json()) as {
-    code: number;
-    data: unknown;
-  };
-  if (body.code !== 0) throw new Error(`${pathName}: ${JSON.stringify(body)}`);
-  return body.data;
-}
 
 function run(url: string, headers: Record<string, string> = {}) {
   return new Promise<autocannon.Result>((resolve, reject) =>
@@ -168,16 +134,7 @@ try {
   );
 } finally {
   // The server writes its CPU profile when it exits, after its graceful shutdown.
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((resolve) => {
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-          setTimeout(resolve, 30_000).unref();
-        }),
-    ),
-  );
+  await stopAll(children);
   await translator.close();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -9,9 +9,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { api, freePort, stopAll, waitFor } from './yidu-process.ts';
 import { startFakeMicrosoft } from '../apps/server/src/engines/translation/testing/fake-servers.ts';
 import { generateLargeBooks, generateLargePdfs } from './generate-large.ts';
 
@@ -20,40 +20,6 @@ const corpus = process.env.YIDU_CORPUS_DIR || path.resolve(root, '../shared/corp
 /** One of the reader's calls every this many ms, whether or not the last one has answered. */
 const INTERVAL_MS = 25;
 const IDLE_SECONDS = 15;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope's data is whatever the call answers
-async function api(base: string, pathName: string, init: RequestInit = {}, token?: string): Promise<any> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
-  const body = (await (await fetch(`${base}${pathName}`, { ...init, headers })).json()) as {
-    code: number;
-    data: unknown;
-  };
-  if (body.code !== 0) throw new Error(`${pathName}: ${JSON.stringify(body)}`);
-  return body.data;
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** Uploads a book and follows its stages until it is stored; returns the parse stage's own duration. */
 async function uploadAndWait(base: string, token: string, file: string, name: string): Promise<string> {
@@ -218,16 +184,7 @@ try {
     JSON.stringify({ at: new Date().toISOString(), intervalMs: INTERVAL_MS, phases, parseTimes }, null, 2),
   );
 } finally {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((resolve) => {
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-          setTimeout(resolve, 30_000).unref();
-        }),
-    ),
-  );
+  await stopAll(children);
   await translator.close();
   await rm(dataDir, { recursive: true, force: true });
 }

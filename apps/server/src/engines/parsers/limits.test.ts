@@ -2,6 +2,7 @@
  * Each cap of PARSE_LIMITS at its boundary: the largest input it allows is read, one step more is
  * refused with fileTooComplex (or, for block length and OCR pixels, handled the documented way).
  */
+import { refusal } from './testing/refusal.ts';
 import { describe, expect, it } from 'vitest';
 import { BookBuilder } from './builder.ts';
 import { ParseError } from './errors.ts';
@@ -13,15 +14,6 @@ import { deeplyNestedDocx, deeplyNestedEpub, flateBombPdf, manyPagesPdf } from '
 import { XmlStreamReader } from './xml-stream.ts';
 import { zip } from './docx-fixture.ts';
 import { SafeZip } from './zip.ts';
-
-async function refusal(promise: Promise<unknown>): Promise<ParseError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 const refused = (fn: () => unknown) => {
   try {

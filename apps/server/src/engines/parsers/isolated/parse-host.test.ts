@@ -3,12 +3,12 @@
  * files — the ones reported to take the server down — are refused with a key while the host process
  * stays small and its event loop free.
  */
+import { refusal } from '../testing/refusal.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { disposeSharedOcrEngine } from '../../ocr/tesseract.ts';
-import { ParseError } from '../errors.ts';
 import { parseBook } from '../registry.ts';
 import {
   deeplyNestedDocx,
@@ -37,15 +37,6 @@ afterAll(async () => {
   await Promise.all(hosts.map((h) => h.close()));
   await disposeSharedOcrEngine();
 });
-
-async function refusal(promise: Promise<unknown>): Promise<ParseError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 /** A book without its timing, for comparing two parses of one file. */
 function comparable(book: ParsedBook) {
