@@ -26,7 +26,7 @@ describe('reading a question', () => {
   it('cuts Chinese and Japanese questions at their function words and looks for character pairs', () => {
     const chinese = analyseQuery('贾宝玉是谁？', ['zh']);
     expect(chinese).toMatchObject({ keywords: ['贾宝玉'], ignored: ['是谁'] });
-    expect(tsQueryOf(chinese.terms)).toBe("('贾' <-> '宝') | ('宝' <-> '玉')");
+    expect(tsQueryOf(chinese.terms)).toBe("('贾' & '宝') | ('宝' & '玉')");
     expect(analyseQuery('诸葛亮怎么死的', ['zh']).keywords).toEqual(['诸葛亮', '死']);
     expect(analyseQuery('クィークェグとは誰ですか', ['jp']).keywords).toEqual(['クィークェグ']);
     expect(analyseQuery('퀴퀘그는 누구인가요?', ['ko']).keywords).toEqual(['퀴퀘그']);

@@ -27,6 +27,7 @@ const SPECIAL_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø
 
 /** Lower case without accents, as PostgreSQL's `unaccent` and `simple` dictionaries make a word. */
 export function fold(word: string): string {
+  if (/^[\x00-\x7f]*$/.test(word)) return word.toLowerCase();
   return word
     .toLowerCase()
     .normalize('NFD')
@@ -172,11 +173,16 @@ export function analyseQuery(query: string, languages: Iterable<string>): Analys
 
 const quote = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
-/** The query for PostgreSQL's index (any term matches); its lexemes are folded again by `yidu_search`. */
+/**
+ * The query for PostgreSQL's index (any term matches); its lexemes are folded again by `yidu_search`.
+ * A CJK pair asks for both characters, not for them side by side ('诸' & '葛', not '诸' <-> '葛'):
+ * the index answers that alone, where a phrase would make PostgreSQL index every candidate row again
+ * to check positions (170 µs a row, measured); findMatches keeps only the true pairs.
+ */
 export function tsQueryOf(terms: Term[]): string {
   return terms
     .map((term) => {
-      if (term.kind === 'cjk') return [...term.chars].map(quote).join(' <-> ');
+      if (term.kind === 'cjk') return [...term.chars].map(quote).join(' & ');
       if (term.prefix) return `${quote(term.stem)}:*`;
       return term.stem === term.word ? quote(term.word) : `${quote(term.word)} | ${quote(term.stem)}`;
     })
@@ -192,39 +198,45 @@ export interface Match {
   weight: number;
 }
 
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const HAS_CJK = new RegExp(`[${CJK_CLASS}]`, 'u');
+
+/** How well a word of the text matches a word term: 0 when it does not. */
+function wordWeight(norm: string, term: Extract<Term, { kind: 'word' }>): number {
+  if (norm === term.word) return 1;
+  if (!norm.startsWith(term.stem)) return 0;
+  if (norm === term.stem || lightStem(norm) === term.stem) return 0.8;
+  return term.prefix ? 0.5 : 0;
+}
+
 /** Every place in the text where a term matches, in order. */
 export function findMatches(text: string, terms: Term[]): Match[] {
-  const tokens = tokenize(text);
   const matches: Match[] = [];
-  tokens.forEach((token, i) => {
-    terms.forEach((term, t) => {
-      if (term.kind === 'word') {
-        if (token.cjk) return;
-        const weight =
-          token.norm === term.word
-            ? 1
-            : token.norm === term.stem || lightStem(token.norm) === term.stem
-              ? 0.8
-              : term.prefix && token.norm.startsWith(term.stem)
-                ? 0.5
-                : 0;
-        if (weight > 0) matches.push({ start: token.start, end: token.end, term: t, weight });
-        return;
+  const wordTerms = terms.flatMap((term, t) => (term.kind === 'word' ? [{ term, t }] : []));
+  if (wordTerms.length > 0) {
+    for (const m of text.matchAll(WORD)) {
+      // A run of letters mixing CJK and other scripts (rare) is cut as the index cuts it.
+      const words = HAS_CJK.test(m[0])
+        ? tokenize(m[0])
+            .filter((token) => !token.cjk)
+            .map((token) => ({ ...token, start: token.start + m.index }))
+        : [{ start: m.index, end: m.index + m[0].length, norm: fold(m[0]) }];
+      for (const word of words) {
+        for (const { term, t } of wordTerms) {
+          const weight = wordWeight(word.norm, term);
+          if (weight > 0) matches.push({ start: word.start, end: word.end, term: t, weight });
+        }
       }
-      if (!token.cjk) return;
-      const [first, second] = [...term.chars];
-      if (token.text !== first) return;
-      if (second === undefined) {
-        matches.push({ start: token.start, end: token.end, term: t, weight: 1 });
-        return;
-      }
-      const next = tokens[i + 1];
-      if (next?.cjk && next.start === token.end && next.text === second) {
-        matches.push({ start: token.start, end: next.end, term: t, weight: 1 });
-      }
-    });
+    }
+  }
+  // CJK terms are the characters side by side, as written.
+  terms.forEach((term, t) => {
+    if (term.kind !== 'cjk') return;
+    for (let at = text.indexOf(term.chars); at >= 0; at = text.indexOf(term.chars, at + 1)) {
+      matches.push({ start: at, end: at + term.chars.length, term: t, weight: 1 });
+    }
   });
-  return matches;
+  return matches.sort((a, b) => a.start - b.start || a.term - b.term);
 }
 
 /** Overlapping matches as single ranges (贾宝 + 宝玉 → 贾宝玉); words side by side stay apart. */
@@ -239,5 +251,7 @@ export function mergeRanges(matches: { start: number; end: number }[]): [number,
   return ranges;
 }
 
-/** Words of a text as search counts them (a CJK character is one), for the length of a passage. */
-export const lengthOf = (text: string) => tokenize(text).length;
+const CJK_CHAR = new RegExp(`[${CJK_CLASS}]`, 'gu');
+
+/** Words of a text as search counts them (about: a CJK character is one), for the length of a passage. */
+export const lengthOf = (text: string) => (text.match(WORD)?.length ?? 0) + (text.match(CJK_CHAR)?.length ?? 0);

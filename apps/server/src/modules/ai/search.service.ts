@@ -11,7 +11,7 @@ const MAX_HITS = 30;
  * Paragraphs ranked at most. A question made only of words found everywhere in a very long book
  * would otherwise bring the whole book over; past this the first ones in book order are ranked.
  */
-const MAX_CANDIDATES = 5000;
+const MAX_CANDIDATES = 3000;
 
 export interface PassageSearchResult {
   hits: SearchHit[];
