@@ -2,7 +2,7 @@ import { findMatches, lengthOf, mergeRanges, type Match, type Term } from './sea
 
 /**
  * Ranking of the passages the index found: Okapi BM25 over the book's paragraphs, each paragraph
- * scored on its original and on its translation (BM25 per field, summed), so a question finds a
+ * scored on its original and on its translation (BM25 per field, the better one counts), so a question finds a
  * passage through whichever text it shares words with. Also the counts and the highlighted snippet
  * of each passage.
  */
@@ -127,7 +127,9 @@ export function rankPassages(candidates: Candidate[], terms: Term[], keywords: s
     return {
       candidate: s.candidate,
       translationText: s.translationText,
-      score: bm25(s.original, averageOriginal) + (s.translated ? bm25(s.translated, averageTranslated) : 0),
+      // The better of the two texts: a name kept in the translation is the same evidence twice, and
+      // passages already translated must not outrank those that are not for it.
+      score: Math.max(bm25(s.original, averageOriginal), s.translated ? bm25(s.translated, averageTranslated) : 0),
       occurrences: passageOccurrences,
       inTranslation,
       ...snippetOf(shown.text, shown.matches, idf),

@@ -94,6 +94,19 @@ describe('ranking passages', () => {
     });
   });
 
+  it('counts a passage by its better text: a name kept in the translation does not count twice', () => {
+    const { terms, keywords } = analyseQuery('Queequeg', ['en', 'fr']);
+    const ranking = rankPassages(
+      [candidate(1, 'Queequeg said nothing.'), candidate(2, 'Queequeg said nothing.', 'Queequeg ne dit rien.')],
+      terms,
+      keywords,
+      50,
+    );
+    expect(ranking.passages.map((p) => p.candidate.seq)).toEqual([1, 2]);
+    expect(ranking.passages[0]!.score).toBeCloseTo(ranking.passages[1]!.score);
+    expect(ranking.occurrences).toBe(3);
+  });
+
   it('finds a passage through its translation and shows the translation as plain text', () => {
     const { terms, keywords } = analyseQuery('魁魁格', ['en', 'zh']);
     const [passage] = rankPassages(

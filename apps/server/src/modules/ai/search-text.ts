@@ -27,7 +27,7 @@ const SPECIAL_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø
 
 /** Lower case without accents, as PostgreSQL's `unaccent` and `simple` dictionaries make a word. */
 export function fold(word: string): string {
-  if (/^[\x00-\x7f]*$/.test(word)) return word.toLowerCase();
+  if (!/[^\p{ASCII}]/u.test(word)) return word.toLowerCase();
   return word
     .toLowerCase()
     .normalize('NFD')
