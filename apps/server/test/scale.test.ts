@@ -117,7 +117,7 @@ describe(`at scale: ${USERS} users, ${BOOKS} books, ${BOOKS * BLOCKS_PER_BOOK} t
     expect(await count('book_translations')).toBeGreaterThanOrEqual(BOOKS * BLOCKS_PER_BOOK);
   });
 
-  const calls = () => [
+  const calls = (): (string | { url: string; body: unknown })[] => [
     `/api/book/library?section=new&page=3`,
     `/api/book/library?section=popular`,
     `/api/book/library?keyword=${encodeURIComponent('number 123')}`,
@@ -127,16 +127,27 @@ describe(`at scale: ${USERS} users, ${BOOKS} books, ${BOOKS * BLOCKS_PER_BOOK} t
     `/api/reader/getPageData?bookCode=${readerBook}&language=zh&page=3`,
     `/api/reader/marks?bookCode=${readerBook}`,
     `/api/reader/position?bookCode=${readerBook}`,
+    // Search reads one book's postings: the common words of every book must not be read.
+    {
+      url: '/api/reader/search',
+      body: { bookCode: readerBook, language: 'zh', query: 'Who wrote paragraph 42 of it?' },
+    },
+    { url: '/api/reader/search', body: { bookCode: readerBook, language: 'zh', query: '译文是什么' } },
   ];
 
   it('answers the library and reader calls without scanning a large table', async () => {
     const failures: string[] = [];
     const timings: string[] = [];
-    for (const url of calls()) {
+    for (const call of calls()) {
+      const url = typeof call === 'string' ? call : `${call.url} ${JSON.stringify(call.body)}`;
       const started = performance.now();
       let status = 0;
       const queries = await captureQueries(async () => {
-        status = (await t.call('GET', url, { token })).status;
+        status = (
+          typeof call === 'string'
+            ? await t.call('GET', call, { token })
+            : await t.call('POST', call.url, { token, body: call.body })
+        ).status;
       });
       timings.push(`${url}: ${(performance.now() - started).toFixed(1)} ms, ${queries.length} queries`);
       expect(status, url).toBe(200);

@@ -79,16 +79,39 @@ export const SearchBody = z.object({
   confirm: Common.confirm,
   requestId: Common.requestId,
 });
+/** A stretch of a snippet that matched the question: [start, end) in UTF-16 code units, as JavaScript counts. */
+export const SearchHighlight = z.object({ start: z.number().int().min(0), end: z.number().int().min(0) });
+export type SearchHighlight = z.infer<typeof SearchHighlight>;
 export const SearchHit = z.object({
   blockId: z.string(),
   page: z.number(),
   chapterTitle: z.string(),
-  /** The matching passage (original text; the translation when the match is in it). */
+  /** The paragraph's place in the book (to list hits in reading order). */
+  position: z.number().int(),
+  /** The matching passage (original text; the translation when the question matched that better), as plain text. */
   snippet: z.string(),
+  /** Where the snippet matched, in order; the client marks these ranges and escapes everything. */
+  highlights: z.array(SearchHighlight),
+  /** Matches in the whole paragraph, original and translation. */
+  occurrences: z.number().int(),
   inTranslation: z.boolean(),
 });
+export type SearchHit = z.infer<typeof SearchHit>;
+export const SearchStats = z.object({
+  /** Paragraphs of the book that match, and the matches in them. */
+  passages: z.number().int(),
+  occurrences: z.number().int(),
+  /** The words searched for (CJK ones by their character pairs), each with its own counts. */
+  keywords: z.array(z.object({ keyword: z.string(), passages: z.number().int(), occurrences: z.number().int() })),
+  /** Words of the question left out as too common ("who", "is", "是谁"). */
+  ignored: z.array(z.string()),
+  /** So many paragraphs matched that only the first ones (in book order) were ranked and counted. */
+  truncated: z.boolean(),
+});
+export type SearchStats = z.infer<typeof SearchStats>;
 export const SearchResult = z.object({
   hits: z.array(SearchHit),
+  stats: SearchStats,
   /** The AI's answer; `[n]` in the text refers to citations[n-1]. */
   answer: z
     .object({

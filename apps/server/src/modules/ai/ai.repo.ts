@@ -1,21 +1,10 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { BookBlocksTable } from '../../db/schema.ts';
 
 export type AiBlockRow = Selectable<BookBlocksTable>;
 
-export interface SearchRow {
-  block_id: string;
-  page: number;
-  text: string;
-  translation: string | null;
-  title: string;
-  score: number;
-}
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
-
-/** The only SQL of the AI reading aids: the text they read and the page notes they share. */
+/** The SQL of the AI reading aids (search has its own, search.repo.ts): the text they read and the page notes they share. */
 export class AiRepo {
   private readonly db: Db;
   constructor(db: Db) {
@@ -81,26 +70,5 @@ export class AiRepo {
       .values({ book_id: bookId, page, lang, model, notes: JSON.stringify(notes) })
       .onConflict((oc) => oc.doNothing())
       .execute();
-  }
-
-  /** Blocks matching any of the terms in the original or the translation, best first (at most 20). */
-  async search(bookId: number, language: string, terms: string[]): Promise<SearchRow[]> {
-    const patterns = terms.map((t) => `%${escapeLike(t.toLowerCase())}%`);
-    const score = sql.join(
-      patterns.map(
-        (p) =>
-          sql`(CASE WHEN lower(b.text) LIKE ${p} OR lower(coalesce(t.translation, '')) LIKE ${p} THEN 1 ELSE 0 END)`,
-      ),
-      sql` + `,
-    );
-    const rows = await sql<SearchRow>`
-      SELECT b.block_id, b.page, b.text, t.translation, c.title, (${score}) AS score
-      FROM book_blocks b
-      JOIN book_chapters c ON c.book_id = b.book_id AND c.idx = b.chapter_idx
-      LEFT JOIN book_translations t ON t.book_id = b.book_id AND t.seq = b.seq AND t.target_lang = ${language} AND t.status = 'done'
-      WHERE b.book_id = ${bookId} AND (${score}) > 0
-      ORDER BY score DESC, b.seq
-      LIMIT 20`.execute(this.db);
-    return rows.rows;
   }
 }

@@ -17,8 +17,9 @@ import type { Logger } from '../../lib/logger.ts';
 import type { BooksService } from '../books/books.service.ts';
 import type { Hold, PointsService, PricedAction } from '../points/points.service.ts';
 import { AiRepo } from './ai.repo.ts';
-import { parseAnnotations, snippet, stripTags } from './model-text.ts';
+import { parseAnnotations } from './model-text.ts';
 import { annotatePrompt, explainPrompt, restatePrompt, searchPrompt, type PassageContext } from './prompts.ts';
+import { PassageSearch } from './search.service.ts';
 
 export type Charge = { points: number; charged: boolean };
 export type AiEvent = { delta: string } | { done: { text: string; charge: Charge } };
@@ -47,9 +48,11 @@ type Purchase =
 export class AiService {
   private readonly d: Deps;
   private readonly repo: AiRepo;
+  private readonly passages: PassageSearch;
   constructor(deps: Deps) {
     this.d = deps;
     this.repo = new AiRepo(deps.db);
+    this.passages = new PassageSearch(deps.db);
   }
 
   private llm(): LlmClient {
@@ -296,7 +299,10 @@ export class AiService {
     return notes;
   }
 
-  /** Keyword search over the book (original and translation, CJK included) and, optionally, a grounded AI answer. */
+  /**
+   * Search over the book (original and translation, CJK included), best passages first with their
+   * counts and highlights, and optionally an AI answer grounded in the best of them.
+   */
   async search(
     user: UserRow,
     body: {
@@ -320,30 +326,24 @@ export class AiService {
         })
       : undefined;
     try {
-      const terms = [...new Set(body.query.split(/\s+/).filter((t) => t.length > 0))].slice(0, 6);
-      const rows = await this.repo.search(book.id, language, terms);
-      const hits = rows.map((r) => {
-        const inOriginal = terms.some((term) => r.text.toLowerCase().includes(term.toLowerCase()));
-        const source = inOriginal || !r.translation ? r.text : stripTags(r.translation);
-        return {
-          blockId: r.block_id,
-          page: r.page,
-          chapterTitle: r.title,
-          snippet: snippet(source, terms),
-          inTranslation: !inOriginal && r.translation !== null,
-        };
-      });
-      if (!llm || !purchase) return { hits, answer: null, charge: null };
+      const { hits, stats, passages } = await this.passages.find(book, language, body.query);
+      if (!llm || !purchase) return { hits, stats, answer: null, charge: null };
       if (purchase.paid) {
         const { answer } = purchase.paid.result as Pick<SearchResult, 'answer'>;
-        return { hits, answer, charge: { points: purchase.price, charged: true } };
+        return { hits, stats, answer, charge: { points: purchase.price, charged: true } };
       }
-      const answer = await this.searchAnswer(llm, book.title, body.query, rows.slice(0, 8), language);
+      // The model reads the passage as written, and the translation where the question matched that.
+      const context = passages.slice(0, 8).map((p) => ({
+        block_id: p.candidate.blockId,
+        page: p.candidate.page,
+        text: p.inTranslation && p.translationText ? `${p.candidate.text}\n(${p.translationText})` : p.candidate.text,
+      }));
+      const answer = await this.searchAnswer(llm, book.title, body.query, context, language);
       if (answer.text === '') {
         await this.release(purchase);
-        return { hits, answer, charge: { points: purchase.price, charged: false } };
+        return { hits, stats, answer, charge: { points: purchase.price, charged: false } };
       }
-      return { hits, answer, charge: await this.settle(purchase, { answer }) };
+      return { hits, stats, answer, charge: await this.settle(purchase, { answer }) };
     } catch (error) {
       if (purchase) await this.release(purchase);
       throw error;

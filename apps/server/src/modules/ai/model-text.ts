@@ -1,7 +1,7 @@
 import type { AiAnnotation } from '@yidu/shared';
 import { z } from 'zod';
 
-/** What the AI aids make of text: model output turned into notes, and search snippets. */
+/** What the AI aids make of model output: notes anchored to the text. */
 
 const ANNOTATION_JSON = z.object({
   notes: z.array(z.object({ p: z.coerce.number(), term: z.string(), kind: z.string(), note: z.string() })),
@@ -33,17 +33,4 @@ export function parseAnnotations(text: string, blocks: { block_id: string; text:
       },
     ];
   });
-}
-
-export const stripTags = (html: string) => html.replace(/<[^>]*>/g, '');
-
-export function snippet(text: string, terms: string[]): string {
-  const lower = text.toLowerCase();
-  const at = Math.max(
-    0,
-    Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0), text.length),
-  );
-  const start = Math.max(0, at - 80);
-  const end = Math.min(text.length, at + 160);
-  return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
 }

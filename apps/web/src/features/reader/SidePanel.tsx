@@ -1,5 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { Button, Empty, Input, Popconfirm, Segmented, Spin, Switch, Tag } from 'antd';
+import type { ReactNode } from 'react';
+import { Button, Empty, Popconfirm, Segmented, Spin, Tag } from 'antd';
 import {
   BookOutlined,
   DeleteOutlined,
@@ -7,14 +7,12 @@ import {
   EditOutlined,
   HighlightOutlined,
   RobotOutlined,
-  SearchOutlined,
   UnderlineOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Mark } from '@yidu/shared/marks';
-import type { AiAnnotation, SearchResult } from '@yidu/shared/ai';
-import { readerApi } from '../../api/reader.ts';
-import { usePaidAction } from './paid.tsx';
+import type { AiAnnotation } from '@yidu/shared/ai';
+import { SearchPanel } from './SearchPanel.tsx';
 
 export type PanelTab = 'marks' | 'ai' | 'search';
 
@@ -56,7 +54,7 @@ export function SidePanel(props: SidePanelProps) {
       <div className="yd-side-body">
         {props.tab === 'marks' && <MarksList {...props} />}
         {props.tab === 'ai' && props.features.has('annotation') && <AiNotes {...props} />}
-        {props.tab === 'search' && <SearchBox {...props} />}
+        {props.tab === 'search' && <SearchPanel {...props} />}
       </div>
     </div>
   );
@@ -133,98 +131,6 @@ function AiNotes({ aiNotes, aiNotesLoading, onRequestAiNotes, onJump, page }: Si
             </li>
           ))}
         </ul>
-      )}
-    </>
-  );
-}
-
-function SearchBox({ bookCode, language, features, onJump }: SidePanelProps) {
-  const { t } = useTranslation();
-  const paid = usePaidAction(bookCode);
-  const [query, setQuery] = useState('');
-  const [askAi, setAskAi] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<SearchResult | null>(null);
-  const canSearch = features.has('search');
-
-  const run = async () => {
-    const q = query.trim();
-    if (!q) return;
-    setBusy(true);
-    try {
-      const found = await paid((confirm) => readerApi.search({ bookCode, language, query: q, ai: askAi, confirm }));
-      if (found) setResult(found);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  if (!canSearch) return <p className="yd-muted">{t('reader.search.unavailable')}</p>;
-  return (
-    <>
-      <Input.Search
-        placeholder={t('reader.search.placeholder')}
-        aria-label={t('reader.search.placeholder')}
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        onSearch={() => void run()}
-        enterButton={<SearchOutlined aria-label={t('reader.search.go')} />}
-        loading={busy}
-        maxLength={500}
-      />
-      <label className="yd-search-ai">
-        <Switch size="small" checked={askAi} onChange={setAskAi} /> {t('reader.search.askAi')}
-      </label>
-      {result && (
-        <div className="yd-search-results">
-          {result.answer && (
-            <div className="yd-answer">
-              <div className="yd-answer-title">
-                <RobotOutlined /> {t('reader.search.answer')}
-              </div>
-              <p>
-                {result.answer.text.split(/(\[\d+\])/).map((part, i) => {
-                  const n = /^\[(\d+)\]$/.exec(part)?.[1];
-                  const citation = n ? result.answer!.citations.find((c) => c.n === Number(n)) : undefined;
-                  return citation ? (
-                    <button
-                      key={i}
-                      type="button"
-                      className="yd-cite"
-                      onClick={() => onJump(citation.page, citation.blockId)}
-                      title={t('reader.pageN', { page: citation.page })}
-                    >
-                      {part}
-                    </button>
-                  ) : (
-                    <span key={i}>{part}</span>
-                  );
-                })}
-              </p>
-              {result.charge?.charged && (
-                <div className="yd-muted">{t('reader.ai.charged', { points: result.charge.points })}</div>
-              )}
-            </div>
-          )}
-          {result.hits.length === 0 ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reader.search.none')} />
-          ) : (
-            <ul className="yd-mark-list">
-              {result.hits.map((hit, i) => (
-                <li key={`${hit.blockId}-${i}`} className="yd-mark">
-                  <button type="button" className="yd-mark-main yd-hit" onClick={() => onJump(hit.page, hit.blockId)}>
-                    <span className="yd-mark-text">
-                      <span className="yd-mark-kind">
-                        {hit.chapterTitle} · {t('reader.pageN', { page: hit.page })}
-                      </span>
-                      <span className="yd-mark-content">{hit.snippet}</span>
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
       )}
     </>
   );
