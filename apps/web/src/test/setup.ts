@@ -1,5 +1,9 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy* waits up to 5 s (1 s by default): a page's first render loads its lazy chunk and Ant Design,
+// which on a busy 2-core machine alone can take more than a second. Passing tests are no slower.
+configure({ asyncUtilTimeout: 5000 });
 
 // Tests read English messages.
 localStorage.setItem('uiLanguage', 'en');
