@@ -49,6 +49,9 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
         await page.keyboard.press('ArrowRight');
         pageNumber += 1;
         await page.locator('.yd-pager-where', { hasText: new RegExp(`(^|\\s)${pageNumber}\\s*/`) }).waitFor();
+        // The page's blocks are there (nothing is fetched ahead: a page loads when it is opened)…
+        await page.locator('.yd-block').first().waitFor({ timeout: 30_000 });
+        // …and translated.
         await expect.poll(() => page.locator('[data-status=pending]').count(), { timeout: 30_000 }).toBe(0);
         long = await page
           .locator(paragraph)
@@ -102,6 +105,7 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
       await expect
         .poll(
           async () => (await api<{ scheme: string }>(baseUrl, 'GET', '/user/reader-settings', undefined, token)).scheme,
+          { timeout: 15_000 },
         )
         .toBe('black');
       await expect
@@ -116,6 +120,7 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
                 token,
               )
             )?.page,
+          { timeout: 15_000 },
         )
         .toBe(pageNumber);
 
