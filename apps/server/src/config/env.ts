@@ -112,6 +112,7 @@ export const EnvSchema = z.object({
   LLM_BASE_URL: optionalUrl(['http:', 'https:']),
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
+  ENGINE_PROBE_MINUTES: int(10, 0, 1440),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -175,6 +176,8 @@ export interface Config {
   translationEngines: EngineSettings[];
   /** The OpenAI-compatible chat model of the AI reading aids, when configured. */
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** Minutes between light probes of the engines and AI models not proven by recent use; 0: off. */
+  engineProbeMinutes: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -271,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         e.LLM_BASE_URL && e.LLM_MODEL
           ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
+      engineProbeMinutes: e.ENGINE_PROBE_MINUTES,
     },
   };
 }
