@@ -48,7 +48,7 @@ export const EnvSchema = z.object({
   HOST: z.string().trim().default('0.0.0.0'),
   DATA_DIR: z.string().trim().default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
-  EMBEDDED_PG_PORT: int(54320, 1, 65535),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   APP_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'must be at least 32 characters',
   }),
@@ -124,7 +124,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
-  embeddedPgPort: number;
+  /** A fixed port for the embedded PostgreSQL; undefined: the last one used, the default, or any free one. */
+  embeddedPgPort: number | undefined;
   /** Filled in by `resolveAppSecret` before the app starts. */
   appSecret: string;
   publicUrl: string;
