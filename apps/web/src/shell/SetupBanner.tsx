@@ -44,7 +44,12 @@ export function SetupBanner() {
         <span>
           <strong>{t('admin.setup.banner.title')}</strong>{' '}
           {problems
-            .map((i) => `${t(`admin.setup.item.${i.id}.title`)}: ${t(`admin.setup.status.${i.status}`)}`)
+            .map((i) =>
+              t('admin.setup.banner.item', {
+                item: t(`admin.setup.item.${i.id}.title`),
+                status: t(`admin.setup.status.${i.status}`),
+              }),
+            )
             .join(' · ')}{' '}
           <Link to="/admin/test?tab=setup">{t('admin.setup.banner.open')}</Link>
         </span>

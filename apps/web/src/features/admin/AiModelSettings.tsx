@@ -70,12 +70,10 @@ function ModelCard({ view }: { view: AiModelView }) {
   const valid = urlValid && draft.model.trim() !== '' && (draft.keyAction !== 'replace' || draft.newKey.trim() !== '');
   const edited =
     JSON.stringify(toModelSave(view.use, draft)) !== JSON.stringify(toModelSave(view.use, toModelDraft(view)));
+  // An inherited model's key is the explanation model's: a model of its own starts without one.
+  const ownKey = view.hasApiKey && view.source !== 'inherited';
   // A stored key goes only to the service it was saved for (the server enforces it; this says it).
-  const keyStaysBehind =
-    view.hasApiKey &&
-    view.source !== 'inherited' &&
-    draft.keyAction === 'keep' &&
-    originOf(draft.baseUrl) !== originOf(view.baseUrl);
+  const keyStaysBehind = ownKey && draft.keyAction === 'keep' && originOf(draft.baseUrl) !== originOf(view.baseUrl);
 
   const saved = (views: AiModelView[]) => {
     queryClient.setQueryData(MODELS_QUERY, views);
@@ -168,7 +166,7 @@ function ModelCard({ view }: { view: AiModelView }) {
       </div>
       <div className="yd-engine-key" role="group" aria-label={t('admin.engines.apiKey')}>
         <span className="yd-engine-label">{t('admin.engines.apiKey')}</span>
-        {view.hasApiKey ? (
+        {ownKey ? (
           <Tag color="green">{t('admin.engines.keyStored', { hint: view.apiKeyHint ?? '' })}</Tag>
         ) : (
           <Tag>{t('admin.engines.noKey')}</Tag>
@@ -179,11 +177,9 @@ function ModelCard({ view }: { view: AiModelView }) {
           value={draft.keyAction}
           onChange={(e) => update({ keyAction: e.target.value as KeyAction })}
           options={[
-            { value: 'keep', label: view.hasApiKey ? t('admin.engines.keep') : t('admin.engines.keepNone') },
-            { value: 'replace', label: view.hasApiKey ? t('admin.engines.replace') : t('admin.engines.set') },
-            ...(view.hasApiKey && view.source !== 'inherited'
-              ? [{ value: 'remove', label: t('admin.engines.removeKey') }]
-              : []),
+            { value: 'keep', label: ownKey ? t('admin.engines.keep') : t('admin.engines.keepNone') },
+            { value: 'replace', label: ownKey ? t('admin.engines.replace') : t('admin.engines.set') },
+            ...(ownKey ? [{ value: 'remove', label: t('admin.engines.removeKey') }] : []),
           ]}
         />
         {draft.keyAction === 'replace' && (
@@ -206,7 +202,7 @@ function ModelCard({ view }: { view: AiModelView }) {
           <span className="yd-muted">{edited ? t('admin.ai.testedEdited') : t('admin.ai.testedSaved')}</span>
         </div>
       )}
-      <div className="yd-engine-footer">
+      <div className="yd-ai-footer">
         <Space>
           {view.source === 'admin' && (
             <Button size="small" icon={<UndoOutlined />} loading={busy === 'reset'} onClick={() => void run('reset')}>
