@@ -18,6 +18,7 @@ import { registerErrorHandling, sendFrameworkError, sendNotFound } from './http/
 import { registerInputChecks } from './http/input-checks.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { setupRoutes } from './modules/setup/setup.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
 import { uploadRoutes } from './modules/books/upload.routes.ts';
@@ -99,6 +100,7 @@ export async function buildApp(
       await api.register(authRoutes, { services });
       await api.register(usersRoutes, { services, guards });
       await api.register(adminRoutes, { services, guards });
+      await api.register(setupRoutes, { services, guards });
       await api.register(uploadRoutes, { services, guards });
       await api.register(booksRoutes, { services, guards });
       await api.register(pointsRoutes, { db: infra.db, guards });

@@ -20,6 +20,8 @@ import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
+import { AI_MODELS_TOPIC } from './modules/setup/ai-models.service.ts';
+import { registerSetupJobs, scheduleProbes } from './modules/setup/setup.jobs.ts';
 
 export interface Running {
   config: Config;
@@ -78,6 +80,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     const storage = config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'files'));
     const infra: Infrastructure = { config, db, queue, logger, sms, storage };
     const services = createServices(infra);
+    // Engine health seen in real use is written every few seconds, and once more at the end.
+    services.health.start();
+    cleanups.push(() => services.health.stop());
 
     // Engine settings saved by admins override the environment; every process follows their changes.
     const notifier = new Notifier(databaseUrl, logger);
@@ -91,11 +96,17 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     const reloadEnginesLogged = () =>
       void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed'));
     notifier.subscribe(ENGINES_TOPIC, reloadEnginesLogged);
+    // AI models saved by admins: every process builds its clients again.
+    await services.aiModels.reload();
+    const reloadAiModels = () =>
+      void services.aiModels.reload().catch((error) => logger.error({ err: error }, 'AI model settings reload failed'));
+    notifier.subscribe(AI_MODELS_TOPIC, reloadAiModels);
     notifier.subscribe(ACCESS_TOPIC, (change) => services.access.emit(change as AccessChange));
     notifier.subscribe(RECONNECTED_TOPIC, () => {
       services.access.emit(null);
       services.reader.forgetAll();
       reloadEnginesLogged();
+      reloadAiModels();
     });
 
     if (config.accounts.admin) {
@@ -116,7 +127,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       registerSystemJobs(queue, { mailer, limiter: services.limiter });
       registerBookJobs(queue, services.uploads, services.reader);
       registerPointsJobs(queue, services.points);
+      registerSetupJobs(queue, services.setup);
       await queue.startWorkers();
+      await scheduleProbes(queue, config.engineProbeMinutes);
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
       // A parse process loads pdf.js (0.2-0.5 s) when it starts: paid now rather than by the first PDF uploaded.
       services.parseHost.warmUp();

@@ -22,7 +22,9 @@ import { MarksService } from './modules/marks/marks.service.ts';
 import { SharingService } from './modules/sharing/sharing.service.ts';
 import { FeedbackService } from './modules/feedback/feedback.service.ts';
 import { SecretBox } from './lib/secret-box.ts';
-import { createLlmClient } from './engines/llm/openai-compatible.ts';
+import { AiModelsService } from './modules/setup/ai-models.service.ts';
+import { EngineHealth, observeEngine } from './modules/setup/health.ts';
+import { SetupService } from './modules/setup/setup.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { CodesRepo } from './modules/auth/codes.repo.ts';
 import { InvitesRepo } from './modules/auth/invites.repo.ts';
@@ -59,6 +61,12 @@ export interface Services {
   reader: ReaderService;
   ai: AiService;
   engines: EnginesService;
+  /** The AI models of each use (translation, explanations, annotations), changed by admins at run time. */
+  aiModels: AiModelsService;
+  /** What real use, probes and tests saw of every engine and AI model. */
+  health: EngineHealth;
+  /** The admins' set-up checklist and the engine probe. */
+  setup: SetupService;
   glossary: GlossaryService;
   marks: MarksService;
   sharing: SharingService;
@@ -94,16 +102,22 @@ export function createServices(infra: Infrastructure): Services {
   const booksRepo = new BooksRepo(infra.db, access);
   const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger, access });
   const pointsService = new PointsService(infra.db, infra.logger);
+  const health = new EngineHealth({ db: infra.db, logger: infra.logger });
   const translation = new TranslationService({
     db: infra.db,
     logger: infra.logger,
     settings: infra.config.translationEngines,
+    observe: (engine, settings) => observeEngine(engine, settings.apiKey, health),
   });
-  const engines = new EnginesService({
+  const box = new SecretBox(infra.config.appSecret);
+  const engines = new EnginesService({ db: infra.db, config: infra.config, box, logger: infra.logger });
+  const aiModels = new AiModelsService({
     db: infra.db,
     config: infra.config,
-    box: new SecretBox(infra.config.appSecret),
+    box,
     logger: infra.logger,
+    engines,
+    health,
   });
   // Books are parsed in processes of their own: a hostile file can fail its upload, never the server.
   const parseHost = new ParseHost({
@@ -126,15 +140,12 @@ export function createServices(infra: Infrastructure): Services {
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
   });
-  const llm = infra.config.llm
-    ? createLlmClient({
-        baseUrl: infra.config.llm.baseUrl,
-        model: infra.config.llm.model,
-        timeoutMs: 60_000,
-        ...(infra.config.llm.apiKey ? { apiKey: infra.config.llm.apiKey } : {}),
-      })
-    : undefined;
-  const glossary = new GlossaryService({ db: infra.db, books, logger: infra.logger, llm });
+  const glossary = new GlossaryService({
+    db: infra.db,
+    books,
+    logger: infra.logger,
+    llm: () => aiModels.client('explanation'),
+  });
   const reader = new ReaderService({
     db: infra.db,
     books,
@@ -157,7 +168,14 @@ export function createServices(infra: Infrastructure): Services {
       logger: infra.logger,
       access,
     }),
-    admin: new AdminService({ ...infra, usersRepo, invites, auth, enabledEngines: () => translation.enabledEngines() }),
+    admin: new AdminService({
+      ...infra,
+      usersRepo,
+      invites,
+      auth,
+      enabledEngines: () => translation.enabledEngines(),
+      aiConfigured: () => aiModels.client('explanation') !== undefined,
+    }),
     books,
     uploads,
     parseHost,
@@ -166,6 +184,9 @@ export function createServices(infra: Infrastructure): Services {
     translation,
     reader,
     engines,
+    aiModels,
+    health,
+    setup: new SetupService({ config: infra.config, logger: infra.logger, engines, aiModels, health, invites }),
     glossary,
     marks: new MarksService({ db: infra.db, books }),
     sharing: new SharingService({ db: infra.db, books, publicUrl: infra.config.publicUrl, logger: infra.logger }),
@@ -175,7 +196,7 @@ export function createServices(infra: Infrastructure): Services {
       books,
       points: pointsService,
       logger: infra.logger,
-      llm,
+      llm: (use) => aiModels.client(use),
     }),
     limiter,
     signer,

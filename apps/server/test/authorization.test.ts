@@ -593,6 +593,29 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     call: () => ({ method: 'POST', url: '/api/admin/engines/test', body: { name: 'microsoft' } }),
     expect: ADMIN_ONLY,
   },
+  'GET /api/admin/setup': { call: () => ({ method: 'GET', url: '/api/admin/setup' }), expect: ADMIN_ONLY },
+  'POST /api/admin/setup/check': {
+    call: () => ({ method: 'POST', url: '/api/admin/setup/check' }),
+    expect: ADMIN_ONLY,
+  },
+  'GET /api/admin/ai-models': { call: () => ({ method: 'GET', url: '/api/admin/ai-models' }), expect: ADMIN_ONLY },
+  // The translation model, left disabled: the other calls keep their engines.
+  'PUT /api/admin/ai-models/{use}': {
+    call: () => ({
+      method: 'PUT',
+      url: '/api/admin/ai-models/translation',
+      body: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', enabled: false },
+    }),
+    expect: ADMIN_ONLY,
+  },
+  'DELETE /api/admin/ai-models/{use}': {
+    call: () => ({ method: 'DELETE', url: '/api/admin/ai-models/translation' }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/admin/ai-models/test': {
+    call: () => ({ method: 'POST', url: '/api/admin/ai-models/test', body: { use: 'explanation' } }),
+    expect: ADMIN_ONLY,
+  },
   'GET /api/admin/prices': { call: () => ({ method: 'GET', url: '/api/admin/prices' }), expect: ADMIN_ONLY },
   'PUT /api/admin/prices': {
     call: () => ({ method: 'PUT', url: '/api/admin/prices', body: { search: 3 } }),

@@ -68,6 +68,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       // Tests never reach real services: an unused local port refuses at once unless a test starts a fake.
       MICROSOFT_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9',
+      // No engine probes unless a test asks: they would add calls to the fakes tests count.
+      ENGINE_PROBE_MINUTES: '0',
       ...env,
     },
     'all',

@@ -16,7 +16,7 @@ import { loadConfig } from '../config/env.ts';
 import { readOrCreateSecret } from '../config/secret.ts';
 import { createServices } from '../context.ts';
 import { createDb } from '../db/client.ts';
-import { embeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
+import { embeddedPort, embeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { OutboxSms } from '../engines/sms/sms.ts';
 import { LocalStorage } from '../engines/storage/storage.ts';
@@ -70,7 +70,8 @@ async function reachable(url: string): Promise<boolean> {
 let stopEmbedded: (() => Promise<void>) | undefined;
 let url = config.databaseUrl;
 if (!url) {
-  const running = await embeddedUrl(config.dataDir, config.embeddedPgPort);
+  // The running server's port: EMBEDDED_PG_PORT, or the one it recorded in DATA_DIR.
+  const running = await embeddedUrl(config.dataDir, await embeddedPort(config.dataDir, config.embeddedPgPort));
   if (await reachable(running)) url = running;
   else {
     const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, logger });

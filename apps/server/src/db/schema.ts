@@ -319,6 +319,25 @@ export interface EngineSettingsTable {
   updated_by: number | null;
 }
 
+export interface AiModelSettingsTable {
+  use: 'explanation' | 'annotation';
+  base_url: string;
+  model: string;
+  api_key_sealed: string | null;
+  updated_at: Timestamp;
+  updated_by: number | null;
+}
+
+export interface EngineHealthTable {
+  key: string;
+  last_success_at: NullableTimestamp;
+  last_failure_at: NullableTimestamp;
+  last_error: string | null;
+  latency_ms: number | null;
+  checked_by: string | null;
+  updated_at: Timestamp;
+}
+
 export interface BookGlossaryTable {
   book_id: number;
   target_lang: string;
@@ -423,6 +442,8 @@ export interface Database {
   prices: PricesTable;
   ai_annotations: AiAnnotationsTable;
   engine_settings: EngineSettingsTable;
+  ai_model_settings: AiModelSettingsTable;
+  engine_health: EngineHealthTable;
   book_glossary: BookGlossaryTable;
   reader_marks: ReaderMarksTable;
   reading_positions: ReadingPositionsTable;

@@ -15,6 +15,8 @@ export interface JobPayloads {
   'translate.page': { bookId: number; lang: string; page: number };
   /** The admin's queue round trip: a worker picks it up and completes it. */
   'system.ping': { sentAt: number };
+  /** Light checks of the engines and AI models that real use has not proven lately (set-up checklist). */
+  'setup.probe': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -38,6 +40,7 @@ const QUEUES: Record<JobName, QueueSettings> = {
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
   'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
+  'setup.probe': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
 };
 
 /** How many times a job runs at most (first run + retries). */
@@ -116,6 +119,12 @@ export class JobQueue {
     }
     await this.boss.schedule('maintenance.prune', '17 * * * *', {});
     await this.boss.schedule('points.sweepHolds', '* * * * *', {});
+  }
+
+  /** Runs a job on a cron schedule (kept in the database: one run per tick whatever the number of workers); null stops it. */
+  async schedule(name: JobName, cron: string | null): Promise<void> {
+    if (cron === null) await this.boss.unschedule(name);
+    else await this.boss.schedule(name, cron, {});
   }
 
   /** The state of a job as pg-boss sees it, or undefined when it no longer exists. */

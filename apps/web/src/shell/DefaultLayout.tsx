@@ -4,7 +4,9 @@ import { Button, Drawer, Grid, Layout, Menu, type MenuProps } from 'antd';
 import {
   BarChartOutlined,
   BookOutlined,
+  CheckSquareOutlined,
   CloudUploadOutlined,
+  RobotOutlined,
   DollarOutlined,
   GiftOutlined,
   KeyOutlined,
@@ -22,6 +24,7 @@ import { isAdmin, useAuth } from '../stores/auth.ts';
 import { Logo } from './Logo.tsx';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { PageFallback } from './PageFallback.tsx';
+import { SetupBanner } from './SetupBanner.tsx';
 import { UserInfoPopover } from '../features/account/UserInfoPopover.tsx';
 
 type MenuItem = Required<MenuProps>['items'][number];
@@ -71,6 +74,11 @@ function useNavItems(): MenuItem[] {
           icon: <BarChartOutlined />,
           label: <Link to="/admin22/tongji">{t('nav.tongji')}</Link>,
         },
+        {
+          key: '/admin/test?tab=setup',
+          icon: <CheckSquareOutlined />,
+          label: <Link to="/admin/test?tab=setup">{t('nav.setup')}</Link>,
+        },
         { key: '/admin/test', icon: <ToolOutlined />, label: <Link to="/admin/test">{t('nav.test')}</Link> },
         {
           key: '/admin/test?tab=users',
@@ -86,6 +94,11 @@ function useNavItems(): MenuItem[] {
           key: '/admin/test?tab=engines',
           icon: <TranslationOutlined />,
           label: <Link to="/admin/test?tab=engines">{t('nav.engines')}</Link>,
+        },
+        {
+          key: '/admin/test?tab=ai',
+          icon: <RobotOutlined />,
+          label: <Link to="/admin/test?tab=ai">{t('nav.aiModels')}</Link>,
         },
         {
           key: '/admin/test?tab=prices',
@@ -161,6 +174,7 @@ export function DefaultLayout() {
           />
         </Drawer>
       )}
+      <SetupBanner />
       <Layout.Content className="yd-content">
         <Suspense fallback={<PageFallback />}>
           <Outlet />

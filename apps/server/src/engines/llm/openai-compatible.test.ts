@@ -135,3 +135,43 @@ describe('OpenAI-compatible client', () => {
     await expect(client.complete(messages)).rejects.toMatchObject({ kind: 'network', retryable: true });
   });
 });
+
+describe('OpenAI-compatible client and reasoning models', () => {
+  let fake: FakeServer;
+  beforeEach(async () => {
+    fake = await startFakeOpenAi();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+  const expected = `Echo: ${messages[1]?.content}`;
+
+  it('complete(): a <think> block or reasoning_content is never part of the text', async () => {
+    fake.setBehaviour({ think: 'The user wants a definition. Keep it short.', reasoningContent: 'Hidden steps.' });
+    const client = createLlmClient({ baseUrl: fake.url, model: 'qwen3:8b' });
+    expect((await client.complete(messages)).text).toBe(expected);
+  });
+
+  it('stream(): <think> split across chunks and reasoning_content deltas are never yielded', async () => {
+    fake.setBehaviour({ think: 'Step one. Step two.', reasoningContent: 'Reasoning field.', chunkChars: 3 });
+    const client = createLlmClient({ baseUrl: fake.url, model: 'qwen3:8b' });
+    const deltas: string[] = [];
+    for await (const event of client.stream(messages)) if ('delta' in event) deltas.push(event.delta);
+    expect(deltas.join('')).toBe(expected);
+    expect(deltas.some((d) => /think|Step|Reasoning/.test(d))).toBe(false);
+  });
+
+  it('turns thinking off with the parameter of the service behind the URL', async () => {
+    const qwen = createLlmClient({ baseUrl: fake.url, model: 'qwen-plus', provider: 'qwen' });
+    await qwen.complete(messages, { temperature: 0.3 });
+    expect(fake.calls[0]?.json).toMatchObject({ model: 'qwen-plus', enable_thinking: false, temperature: 0.3 });
+    const kimi = createLlmClient({ baseUrl: fake.url, model: 'kimi-k2.5', provider: 'moonshot' });
+    for await (const _ of kimi.stream(messages, { temperature: 0.3 })) void _;
+    const body = fake.calls[1]?.json as Record<string, unknown>;
+    expect(body).toMatchObject({ thinking: { type: 'disabled' }, stream: true });
+    expect(body).not.toHaveProperty('temperature');
+    const plain = createLlmClient({ baseUrl: fake.url, model: 'fake-chat' });
+    await plain.complete(messages);
+    expect(Object.keys(fake.calls[2]?.json as object).sort()).toEqual(['messages', 'model']);
+  });
+});

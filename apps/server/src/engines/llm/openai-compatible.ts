@@ -1,6 +1,8 @@
 import { EngineError } from '../translation/errors.ts';
 import type { EngineErrorKind } from '../translation/errors.ts';
 import { badResponse, deadline, errorFromResponse, errorFromThrown, genericErrorMessage } from '../translation/http.ts';
+import { requestQuirks, type RequestQuirks } from './providers.ts';
+import { stripThinking, ThinkStripper } from './reasoning.ts';
 import type {
   ChatMessage,
   ChatOptions,
@@ -66,6 +68,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   private readonly apiKey: string | undefined;
   private readonly timeoutMs: number;
   private readonly extraHeaders: Record<string, string>;
+  private readonly quirks: RequestQuirks;
 
   constructor(settings: LlmClientSettings) {
     this.model = settings.model;
@@ -73,17 +76,21 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.apiKey = settings.apiKey || undefined;
     this.timeoutMs = settings.timeoutMs ?? LLM_DEFAULT_TIMEOUT_MS;
     this.extraHeaders = settings.headers ?? {};
+    this.quirks = requestQuirks(settings.baseUrl, settings.model, settings.provider);
   }
 
   private body(messages: ChatMessage[], options: ChatOptions, stream: boolean): string {
+    const { extra, omit } = this.quirks;
     return JSON.stringify({
       model: this.model,
       messages,
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.temperature === undefined || omit.has('temperature') ? {} : { temperature: options.temperature }),
       ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
       ...(options.responseFormat === 'json' ? { response_format: { type: 'json_object' } } : {}),
       // include_usage makes the server send token counts in a last chunk; servers that do not know it ignore it.
-      ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+      ...(stream ? { stream: true } : {}),
+      ...(stream && !omit.has('stream_options') ? { stream_options: { include_usage: true } } : {}),
+      ...extra,
     });
   }
 
@@ -126,7 +133,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       if (typeof content !== 'string') throw badResponse(ENGINE, `No message in the answer: ${text.slice(0, 200)}`);
       const usage = usageFrom(o.usage);
       return {
-        text: content,
+        // Reasoning written into the answer is never part of it (reasoning_content is never read).
+        text: stripThinking(content),
         model: typeof o.model === 'string' && o.model ? o.model : this.model,
         ...(usage ? { usage } : {}),
         ...(typeof choice?.finish_reason === 'string' ? { finishReason: choice.finish_reason } : {}),
@@ -170,7 +178,8 @@ export class OpenAiCompatibleClient implements LlmClient {
         if (error) throw error;
         const content = json.choices?.[0]?.message?.content;
         if (typeof content !== 'string') throw badResponse(ENGINE, 'No message in the answer');
-        if (content) yield { delta: content };
+        const visible = stripThinking(content);
+        if (visible) yield { delta: visible };
         const usage = usageFrom(json.usage);
         finished = true;
         yield { done: true, ...(usage ? { usage } : {}) };
@@ -183,6 +192,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       let usage: LlmUsage | undefined;
       let finishReason: string | undefined;
       let sawDone = false;
+      // Only `content` deltas are read (never `reasoning_content`), and <think> blocks in them are removed.
+      const thoughts = new ThinkStripper();
 
       // One SSE event: its `data:` lines joined by newlines (the spec's rule), then JSON.
       const dispatch = function* (payload: string): Generator<ChatStreamEvent> {
@@ -203,7 +214,8 @@ export class OpenAiCompatibleClient implements LlmClient {
         const choice = o.choices?.[0];
         if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
         const content = choice?.delta?.content;
-        if (typeof content === 'string' && content !== '') yield { delta: content };
+        const visible = typeof content === 'string' ? thoughts.push(content) : '';
+        if (visible !== '') yield { delta: visible };
       };
 
       while (!sawDone) {
@@ -232,6 +244,8 @@ export class OpenAiCompatibleClient implements LlmClient {
           message: 'The stream ended before the answer was complete',
         });
       }
+      const rest = thoughts.flush();
+      if (rest !== '') yield { delta: rest };
       finished = true;
       yield { done: true, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
     } catch (err) {

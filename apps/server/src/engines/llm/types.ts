@@ -1,3 +1,5 @@
+import type { LlmPresetId } from '@yidu/shared';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -43,4 +45,6 @@ export interface LlmClientSettings {
   timeoutMs?: number;
   /** Extra headers some gateways need (OpenRouter's HTTP-Referer, Azure's api-key...). */
   headers?: Record<string, string>;
+  /** The service behind the URL, for its request quirks, when its host does not tell (a proxy). */
+  provider?: LlmPresetId;
 }

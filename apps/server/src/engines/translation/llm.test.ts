@@ -46,6 +46,14 @@ describe('LlmTranslationEngine', () => {
     expect((fake.calls[0]?.json as { temperature?: number }).temperature).toBe(0);
   });
 
+  it("never takes a reasoning model's thinking for the translation", async () => {
+    // The thoughts even quote segment markers, which would be parsed as translations if kept.
+    fake.setBehaviour({ think: 'Segment [[1]] means hello; [[2]] is a name. Draft: [[1]] 你好 [[2]] 名字' });
+    const texts = ['Hello there.', 'Ishmael.'];
+    const out = await engine().translate({ texts, from: 'en', to: 'zh' });
+    expect(out.texts).toEqual(texts.map((t) => `[Simplified Chinese] ${t}`));
+  });
+
   it('keeps prompt overhead well under 1.3× the source on a realistic 20-paragraph page', async () => {
     const glossary = [
       { source: 'Mr. Bennet', target: '班纳特先生' },

@@ -41,6 +41,7 @@ export class AdminService {
   private readonly config: Config;
   readonly stats: AdminStats;
   private readonly enabledEngines: () => string[];
+  private readonly aiConfigured: () => boolean;
   constructor(deps: {
     db: Db;
     logger: Logger;
@@ -51,6 +52,8 @@ export class AdminService {
     storage: FileStorage;
     config: Config;
     enabledEngines: () => string[];
+    /** Whether the AI aids have a model now (admins set it at run time). */
+    aiConfigured?: () => boolean;
   }) {
     this.usersRepo = deps.usersRepo;
     this.invites = deps.invites;
@@ -61,6 +64,7 @@ export class AdminService {
     this.storage = deps.storage;
     this.config = deps.config;
     this.enabledEngines = deps.enabledEngines;
+    this.aiConfigured = deps.aiConfigured ?? (() => deps.config.llm !== undefined);
     this.stats = new AdminStats(deps.db);
   }
 
@@ -272,7 +276,7 @@ export class AdminService {
       disk,
       databaseBytes: await this.stats.databaseSize(),
       translationEngines: this.enabledEngines(),
-      llmConfigured: this.config.llm !== undefined,
+      llmConfigured: this.aiConfigured(),
       queue: await this.stats.queue(),
     };
   }

@@ -29,7 +29,8 @@ interface Deps {
   books: BooksService;
   points: PointsService;
   logger: Logger;
-  llm: LlmClient | undefined;
+  /** The model of a use as configured now (admins change it at run time); undefined: none is set. */
+  llm: (use: 'explanation' | 'annotation') => LlmClient | undefined;
 }
 
 /**
@@ -55,9 +56,10 @@ export class AiService {
     this.passages = new PassageSearch(deps.db);
   }
 
-  private llm(): LlmClient {
-    if (!this.d.llm) throw fail('aiNotConfigured');
-    return this.d.llm;
+  private llm(use: 'explanation' | 'annotation' = 'explanation'): LlmClient {
+    const client = this.d.llm(use);
+    if (!client) throw fail('aiNotConfigured');
+    return client;
   }
 
   /** Shared books carry only the features their links grant; the server refuses the others. */
@@ -240,7 +242,7 @@ export class AiService {
     user: UserRow,
     body: { bookCode: string; language: string; page: number; confirm?: boolean | undefined },
   ): Promise<AnnotateResult> {
-    const llm = this.llm();
+    const llm = this.llm('annotation');
     const { book, title } = await this.viewWith(user, body.bookCode, 'annotation');
     const language = this.language(body.language);
     const blocks = await this.repo.textBlocksOfPage(book.id, body.page);

@@ -48,6 +48,17 @@ export class InvitesRepo {
     return row !== undefined;
   }
 
+  /** How many minted codes have a use left now (the set-up checklist). */
+  async countUsable(): Promise<number> {
+    const row = await this.db
+      .selectFrom('invite_codes')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where((eb) => eb.or([eb('max_uses', 'is', null), eb('used_count', '<', eb.ref('max_uses'))]))
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Takes one use of a minted code when it is still valid; false otherwise. Safe under concurrency. */
   async use(db: Db, code: string): Promise<boolean> {
     const result = await db

@@ -79,6 +79,11 @@ export class EnginesService {
     return [...configured, ...ENGINE_NAMES.filter((n) => !seen.has(n)).map((name) => ({ name, enabled: false }))];
   }
 
+  /** Whether an admin has saved the engine list (else it comes from the environment). */
+  async savedByAdmin(): Promise<boolean> {
+    return (await this.db.selectFrom('engine_settings').select('name').limit(1).executeTakeFirst()) !== undefined;
+  }
+
   async view(): Promise<EngineView[]> {
     return (await this.load()).map((s) => ({
       name: s.name,

@@ -21,8 +21,9 @@ const EXTRACTED = z.object({
  * glossary version, which is part of the translation-memory key.
  */
 export class GlossaryService {
-  private readonly d: { db: Db; books: BooksService; logger: Logger; llm: LlmClient | undefined };
-  constructor(deps: { db: Db; books: BooksService; logger: Logger; llm: LlmClient | undefined }) {
+  private readonly d: { db: Db; books: BooksService; logger: Logger; llm: () => LlmClient | undefined };
+  /** `llm`: the explanation model as configured now (admins change it at run time). */
+  constructor(deps: { db: Db; books: BooksService; logger: Logger; llm: () => LlmClient | undefined }) {
     this.d = deps;
   }
 
@@ -89,14 +90,15 @@ export class GlossaryService {
 
   /** Asks the LLM for the book's names and terms with renderings; existing entries are kept as they are. */
   async extract(user: UserRow, code: string, language: string): Promise<Glossary> {
-    if (!this.d.llm) throw fail('aiNotConfigured');
+    const llm = this.d.llm();
+    if (!llm) throw fail('aiNotConfigured');
     const { book } = await this.d.books.view(user, code);
     if (book.owner_id !== user.id && user.role !== 'admin') throw fail('insufficientPermissions');
     const lang = this.language(language);
     const sample = await this.d.books.repo.sampleText(book.id, 40);
     let answer;
     try {
-      answer = await this.d.llm.complete(
+      answer = await llm.complete(
         [
           {
             role: 'system',

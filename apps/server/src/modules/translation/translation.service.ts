@@ -44,9 +44,18 @@ export class TranslationService {
   private engines: TranslationEngine[] = [];
   private readonly chains = new Map<string, TranslationChain>();
 
-  constructor(deps: { db: Db; logger: Logger; settings: EngineSettings[] }) {
+  private readonly observe: ((engine: TranslationEngine, settings: EngineSettings) => TranslationEngine) | undefined;
+
+  /** `observe` wraps each engine built (the set-up checklist measures every request with it). */
+  constructor(deps: {
+    db: Db;
+    logger: Logger;
+    settings: EngineSettings[];
+    observe?: (engine: TranslationEngine, settings: EngineSettings) => TranslationEngine;
+  }) {
     this.db = deps.db;
     this.logger = deps.logger;
+    this.observe = deps.observe;
     this.setSettings(deps.settings);
   }
 
@@ -55,7 +64,8 @@ export class TranslationService {
     const engines: TranslationEngine[] = [];
     for (const s of settings.filter((e) => e.enabled)) {
       try {
-        engines.push(createEngine(s));
+        const engine = createEngine(s);
+        engines.push(this.observe ? this.observe(engine, s) : engine);
       } catch (error) {
         this.logger.error({ engine: s.name, err: error }, 'translation engine left out: its settings are incomplete');
       }

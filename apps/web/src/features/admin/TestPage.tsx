@@ -7,16 +7,21 @@ import { Diagnostics } from './Diagnostics.tsx';
 import { UserTools } from './UserTools.tsx';
 import { InviteCodes } from './InviteCodes.tsx';
 import { EngineSettings } from './EngineSettings.tsx';
+import { AiModelSettings } from './AiModelSettings.tsx';
+import { SetupChecklist } from './SetupChecklist.tsx';
 import { PricesEditor } from './PricesEditor.tsx';
 import { AuditLog } from './AuditLog.tsx';
 import '../books/books.css';
 import '../account/account.css';
 import './admin.css';
 
-export const ADMIN_TABS = ['diagnostics', 'users', 'invites', 'engines', 'prices', 'audit'] as const;
+export const ADMIN_TABS = ['diagnostics', 'setup', 'users', 'invites', 'engines', 'ai', 'prices', 'audit'] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
-/** /admin/test: diagnostics, user tools and the management views (invitation codes, engines, prices, audit). */
+/**
+ * /admin/test: diagnostics, the set-up checklist, user tools and the management views (invitation codes,
+ * engines, AI models, prices, audit).
+ */
 export default function TestPage() {
   const { t } = useTranslation();
   usePageTitle(t('pages.test.title'));
@@ -26,9 +31,11 @@ export default function TestPage() {
     : 'diagnostics';
   const body: Record<AdminTab, ReactNode> = {
     diagnostics: <Diagnostics />,
+    setup: <SetupChecklist />,
     users: <UserTools />,
     invites: <InviteCodes />,
     engines: <EngineSettings />,
+    ai: <AiModelSettings />,
     prices: <PricesEditor />,
     audit: <AuditLog />,
   };

@@ -35,6 +35,13 @@ export interface FakeBehaviour {
   /** OpenAI streaming: characters per content chunk (default 12). */
   chunkChars?: number;
   /**
+   * OpenAI: reasoning written into the answer before it, as `<think>…</think>` (Qwen3, R1 distills,
+   * models behind Ollama/vLLM). Streamed in chunks like the answer, so tags are split across chunks.
+   */
+  think?: string;
+  /** OpenAI: reasoning sent in `reasoning_content` before the answer (DeepSeek, DashScope, Kimi). */
+  reasoningContent?: string;
+  /**
    * OpenAI: replaces the assistant's answer. Return undefined for the default echo. `callIndex`
    * counts chat requests from 0, so tests can misbehave once and then recover.
    */
@@ -615,7 +622,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         };
       }
       const callIndex = chatCalls++;
-      const content = behaviour.reply?.({ messages, body, callIndex }) ?? fakeOpenAiAnswer(messages);
+      const answer = behaviour.reply?.({ messages, body, callIndex }) ?? fakeOpenAiAnswer(messages);
+      const content = behaviour.think === undefined ? answer : `<think>${behaviour.think}</think>\n\n${answer}`;
+      const reasoning = behaviour.reasoningContent;
       const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
       const usage = {
         prompt_tokens: Math.ceil(promptChars / 4),
@@ -632,7 +641,17 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
             object: 'chat.completion',
             created,
             model: body.model,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content,
+                  ...(reasoning === undefined ? {} : { reasoning_content: reasoning }),
+                },
+                finish_reason: 'stop',
+              },
+            ],
             usage,
           },
         };
@@ -652,6 +671,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
               ...(includeUsage ? { usage: null } : {}),
             })}\n\n`;
           res.write(chunk({ role: 'assistant', content: '' }, null));
+          for (let i = 0; i < (reasoning ?? '').length; i += size) {
+            await sleep(behaviour.chunkDelayMs ?? 0);
+            if (res.destroyed) return;
+            res.write(chunk({ content: null, reasoning_content: reasoning!.slice(i, i + size) }, null));
+          }
           for (let i = 0; i < content.length; i += size) {
             await sleep(behaviour.chunkDelayMs ?? 0);
             if (res.destroyed) return;

@@ -1,0 +1,17 @@
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { SetupService } from './setup.service.ts';
+
+/** The worker's engine probe: engines and AI models that real use has not proven lately get a light check. */
+export function registerSetupJobs(queue: JobQueue, setup: SetupService): void {
+  queue.handle('setup.probe', async () => {
+    await setup.probe();
+  });
+}
+
+/** Every `minutes` minutes (0: never), and once shortly after start so that a fresh install learns soon. */
+export async function scheduleProbes(queue: JobQueue, minutes: number): Promise<void> {
+  if (minutes <= 0) return queue.schedule('setup.probe', null);
+  const cron = minutes < 60 ? `*/${minutes} * * * *` : `0 */${Math.min(24, Math.round(minutes / 60))} * * *`;
+  await queue.schedule('setup.probe', cron);
+  await queue.send('setup.probe', {}, { singletonKey: 'setup.probe.start', startAfter: 15 });
+}
