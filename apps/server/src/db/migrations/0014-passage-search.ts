@@ -13,7 +13,7 @@ import { sql, type Kysely } from 'kysely';
  * The indexes are on expressions, not stored columns: nothing changes for the code that writes
  * blocks and translations, and the tables are not rewritten. Both lead with `book_id` (btree_gin),
  * so a search reads the postings of one book, not those of every book sharing a common word.
- * See docs/adr/0004-passage-search-in-postgres.md.
+ * See docs/adr/0005-passage-search-in-postgres.md.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE EXTENSION IF NOT EXISTS btree_gin`.execute(db);
