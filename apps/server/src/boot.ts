@@ -88,8 +88,12 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     notifier.subscribe(PAGES_TOPIC, (change) =>
       services.reader.forget(change as { bookId: number; lang: string; page: number }),
     );
+    // New engines may work where the old failed: failed blocks are retried at once (not at their next
+    // backoff), with the new settings, hence only after the reload.
     const reloadEnginesLogged = () =>
-      void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed'));
+      void reloadEngines()
+        .then(() => services.reader.enginesChanged())
+        .catch((error) => logger.error({ err: error }, 'engine settings reload failed'));
     notifier.subscribe(ENGINES_TOPIC, reloadEnginesLogged);
     notifier.subscribe(ACCESS_TOPIC, (change) => services.access.emit(change as AccessChange));
     notifier.subscribe(RECONNECTED_TOPIC, () => {
