@@ -207,4 +207,36 @@ describe('paying for pages', () => {
     ).toBeTruthy();
     expect(await screen.findByText('Original text of page 1.')).toBeTruthy();
   });
+
+  it('shows the original of paragraphs whose translation failed, and one Retry all for the page', async () => {
+    const failed = (id: string, text: string) => ({
+      ...pageData.blocks[0]!,
+      id,
+      text,
+      translation: null,
+      status: 'failed',
+    });
+    const { calls } = fakeFetch({
+      ...common,
+      'GET /api/book/user/getBookByCode': ok(detail('f1', 'Moby Dick')),
+      'GET /api/reader/getPageData': (call) =>
+        ok({
+          ...pageData,
+          blocks: call.query.get('retry')
+            ? [pageData.blocks[0], { ...failed('c1-b2', 'Some years ago.'), status: 'pending' }]
+            : [pageData.blocks[0], failed('c1-b2', 'Some years ago.'), failed('c1-b3', 'Never mind how long.')],
+        }),
+    });
+    renderRoutes(routes, '/tabs/read/f1/zh');
+    expect(await screen.findByText('Some years ago.', {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('Never mind how long.')).toBeTruthy();
+    expect(screen.getByText('叫我以实玛利。')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: /Retry all/ }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/reader/getPageData').map((c) => c.query.get('retry'))).toContain(
+        'c1-b2,c1-b3',
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Retry all/ })).toBeNull());
+  });
 });
