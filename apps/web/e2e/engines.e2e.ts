@@ -32,7 +32,11 @@ describe('reader: engines down, slow and back', () => {
     await browser?.close();
   });
 
-  /** A reader with the book uploaded (while the engine works) and its position at `page`. */
+  /**
+   * A reader with the book uploaded (while the engine works) and its position at `page`. Translations
+   * are shared by every reader through the memory: each journey reads pages no other one reads
+   * (reader.e2e.ts reads the first ten of this book), or they would come from there, not the engine.
+   */
   async function readerAt(ui: string, page: number) {
     const { token } = await activatedReader(baseUrl, dataDir, inject('admin'), ui);
     const bookCode = await uploadBook(baseUrl, token, BOOK, 'The Adventures of Sherlock Holmes');
@@ -58,7 +62,7 @@ describe('reader: engines down, slow and back', () => {
     { timeout: 240_000 },
     async () => {
       const t = wording('zh');
-      const { bookCode, context, tab } = await readerAt('zh', 3);
+      const { bookCode, context, tab } = await readerAt('zh', 41);
       try {
         await setTranslator(control, { down: true });
         await tab.goto(`/tabs/read/${bookCode}/zh`);
@@ -78,6 +82,9 @@ describe('reader: engines down, slow and back', () => {
         await expect.poll(async () => (await seen(tab)).failed, { timeout: 60_000, interval: 500 }).toBe(0);
         await tab.locator('.yd-translation', { hasText: '[zh-Hans]' }).first().waitFor({ timeout: 30_000 });
         expect(await notice.count()).toBe(0);
+      } catch (error) {
+        await tab.screenshot({ path: path.join(SHOTS, 'fail-engine-down.png'), fullPage: true });
+        throw error;
       } finally {
         await setTranslator(control, TRANSLATOR_NORMAL);
         await context.close();
@@ -93,7 +100,7 @@ describe('reader: engines down, slow and back', () => {
       const admin = (await api<{ token: string }>(baseUrl, 'POST', '/auth/login', inject('admin'))).token;
       const saveEndpoint = (endpoint: string) =>
         api(baseUrl, 'PUT', '/admin/engines', [{ name: 'microsoft', enabled: true, endpoint }], admin);
-      const { bookCode, context, tab } = await readerAt('en', 5);
+      const { bookCode, context, tab } = await readerAt('en', 61);
       try {
         await saveEndpoint(DEAD_ENDPOINT);
         await tab.goto(`/tabs/read/${bookCode}/zh`);
@@ -106,6 +113,9 @@ describe('reader: engines down, slow and back', () => {
         await saveEndpoint(inject('translatorUrl'));
         await tab.locator('.yd-translation', { hasText: '[zh-Hans]' }).first().waitFor({ timeout: 30_000 });
         await expect.poll(async () => (await seen(tab)).failed, { timeout: 30_000 }).toBe(0);
+      } catch (error) {
+        await tab.screenshot({ path: path.join(SHOTS, 'fail-engine-change.png'), fullPage: true });
+        throw error;
       } finally {
         await saveEndpoint(inject('translatorUrl'));
         await context.close();
@@ -117,7 +127,7 @@ describe('reader: engines down, slow and back', () => {
     'with a 3 s engine the original of the next page shows within 1 s, then its translation (zh)',
     { timeout: 240_000 },
     async () => {
-      const { bookCode, context, tab } = await readerAt('zh', 7);
+      const { bookCode, context, tab } = await readerAt('zh', 81);
       try {
         await setTranslator(control, { latencyMs: 3000, perItemLatencyMs: 0 });
         await tab.goto(`/tabs/read/${bookCode}/zh`);
@@ -153,6 +163,9 @@ describe('reader: engines down, slow and back', () => {
 
         // Then the translations arrive on their own.
         await tab.locator('.yd-translation', { hasText: '[zh-Hans]' }).first().waitFor({ timeout: 30_000 });
+      } catch (error) {
+        await tab.screenshot({ path: path.join(SHOTS, 'fail-slow-engine.png'), fullPage: true });
+        throw error;
       } finally {
         await setTranslator(control, TRANSLATOR_NORMAL);
         await context.close();
