@@ -29,7 +29,7 @@ describe('the New Tab page', () => {
       ]),
     });
     renderRoutes(routes, '/tabs/new');
-    expect(await screen.findByText('佚名')).toBeTruthy();
+    expect(await screen.findByText('佚名', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByText('Anonymous')).toBeNull();
   });
 });

@@ -238,7 +238,7 @@ describe('paying for pages', () => {
         'c1-b2,c1-b3',
       ),
     );
-    await waitFor(() => expect(screen.queryByRole('button', { name: /Retry all/ })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Retry all/ })).toBeNull(), { timeout: 5000 });
   });
 });
 
@@ -255,10 +255,10 @@ describe('the reader shell in a dark scheme and on a phone', () => {
     });
     const { router } = renderRoutes(routes, '/tabs/read/d1/zh');
     await screen.findByText('叫我以实玛利。', {}, { timeout: 5000 });
-    await waitFor(() => expect(document.body.classList.contains('yd-reader-dark')).toBe(true));
+    await waitFor(() => expect(document.body.classList.contains('yd-reader-dark')).toBe(true), { timeout: 5000 });
     expect(document.body.style.getPropertyValue('--rd-bg')).toBe('#121212');
     await router.navigate('/tabs/new');
-    await waitFor(() => expect(document.body.classList.contains('yd-reader-dark')).toBe(false));
+    await waitFor(() => expect(document.body.classList.contains('yd-reader-dark')).toBe(false), { timeout: 5000 });
   });
 
   it('on a phone the New Tab is pinned before the book tabs, named for screen readers', async () => {
@@ -281,7 +281,7 @@ describe('the reader shell in a dark scheme and on a phone', () => {
     expect(screen.queryByRole('tab', { name: /New Tab/ })).toBeNull();
     expect(screen.getByRole('tab', { name: /Sherlock Holmes/ })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'New Tab' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/tabs/new'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tabs/new'), { timeout: 5000 });
     expect(screen.getByRole('button', { name: 'New Tab' }).getAttribute('aria-current')).toBe('page');
   });
 });
