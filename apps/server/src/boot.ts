@@ -93,8 +93,12 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     notifier.subscribe(PAGES_TOPIC, (change) =>
       services.reader.forget(change as { bookId: number; lang: string; page: number }),
     );
+    // New engines may work where the old failed: failed blocks are retried at once (not at their next
+    // backoff), with the new settings, hence only after the reload.
     const reloadEnginesLogged = () =>
-      void reloadEngines().catch((error) => logger.error({ err: error }, 'engine settings reload failed'));
+      void reloadEngines()
+        .then(() => services.reader.enginesChanged())
+        .catch((error) => logger.error({ err: error }, 'engine settings reload failed'));
     notifier.subscribe(ENGINES_TOPIC, reloadEnginesLogged);
     // AI models saved by admins: every process builds its clients again.
     await services.aiModels.reload();

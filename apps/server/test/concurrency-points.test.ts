@@ -6,8 +6,14 @@ import {
   type FakeMicrosoft,
   type FakeServer,
 } from '../src/engines/translation/testing/fake-servers.ts';
-import { BooksRepo } from '../src/modules/books/books.repo.ts';
-import { registerUser, seedChineseBook, startTestApp, type CallResult, type TestApp } from './helpers.ts';
+import {
+  registerUser,
+  seedChineseBook,
+  seedPagedBook,
+  startTestApp,
+  type CallResult,
+  type TestApp,
+} from './helpers.ts';
 
 /**
  * Races on points, through HTTP against the real database: every paid call run 20 times at once
@@ -29,75 +35,16 @@ const chatCalls = (llm: FakeServer) => llm.calls.filter((c) => c.path.endsWith('
 const count = (results: CallResult[], predicate: (r: CallResult) => boolean) => results.filter(predicate).length;
 
 /** A public English book of PAGES pages, each of two paragraphs of PARAGRAPH_CHARS characters. */
-async function seedEnglishBook(t: TestApp, owner: string): Promise<string> {
-  const db = t.running.infra.db;
-  const user = await db.selectFrom('users').select('id').where('account', '=', owner).executeTakeFirstOrThrow();
-  const repo = new BooksRepo(db);
-  const book = await repo.insertBook({
-    code: `mbd${Math.random().toString(36).slice(2, 10)}`,
-    file_id: null,
-    owner_id: user.id,
-    title: 'Moby-Dick',
-    author: 'Herman Melville',
-    format: 'txt',
-    visibility: 1,
-    status: 'ready',
-    cover_key: null,
-    category: null,
-    original_language: 'en',
-    declared_language: null,
-    source_pages: null,
+function seedEnglishBook(t: TestApp, owner: string): Promise<string> {
+  return seedPagedBook(t, owner, {
+    pages: PAGES,
+    paragraphsPerPage: PARAGRAPHS_PER_PAGE,
+    text: (i, page) =>
+      (
+        `Call me Ishmael, page ${page}, paragraph ${i}. ` +
+        'Some years ago, never mind how long precisely, I went to sea. '.repeat(20)
+      ).slice(0, PARAGRAPH_CHARS),
   });
-  const blocks = Array.from({ length: PAGES * PARAGRAPHS_PER_PAGE }, (_, i) => {
-    const page = Math.floor(i / PARAGRAPHS_PER_PAGE) + 1;
-    const opening = `Call me Ishmael, page ${page}, paragraph ${i + 1}. `;
-    const text = (opening + 'Some years ago, never mind how long precisely, I went to sea. '.repeat(20)).slice(
-      0,
-      PARAGRAPH_CHARS,
-    );
-    return {
-      book_id: book.id,
-      seq: i + 1,
-      block_id: `c1-b${i + 1}`,
-      chapter_idx: 1,
-      page,
-      type: 'paragraph',
-      text,
-      html: null,
-      level: null,
-      image_id: null,
-      note_label: null,
-      note_refs: null,
-      referenced_by: null,
-      pdf_page: null,
-    };
-  });
-  await repo.replaceContent(book.id, {
-    blockBatches: [blocks],
-    images: [],
-    finish: () => ({
-      chapters: [
-        {
-          book_id: book.id,
-          idx: 1,
-          title: 'Loomings',
-          level: 1,
-          first_page: 1,
-          first_seq: 1,
-          block_count: blocks.length,
-        },
-      ],
-      stats: {
-        chapter_count: 1,
-        block_count: blocks.length,
-        char_count: blocks.length * PARAGRAPH_CHARS,
-        page_count: PAGES,
-        source_pages: null,
-      },
-    }),
-  });
-  await repo.addCopy({ user_id: user.id, book_id: book.id, title: book.title, author: book.author, source: 'upload' });
-  return book.code;
 }
 
 describe('points under concurrency', () => {

@@ -333,3 +333,77 @@ export async function seedChineseBook(t: TestApp, owner: string): Promise<string
   await repo.addCopy({ user_id: user.id, book_id: book.id, title: book.title, author: book.author, source: 'upload' });
   return book.code;
 }
+
+/**
+ * A public English book written straight into the database: `pages` pages of `paragraphsPerPage`
+ * paragraphs each, one chapter, the text of paragraph i (1-based) on page p from `text`.
+ */
+export async function seedPagedBook(
+  t: TestApp,
+  owner: string,
+  shape: { pages: number; paragraphsPerPage: number; text: (i: number, page: number) => string },
+): Promise<string> {
+  const db = t.running.infra.db;
+  const user = await db.selectFrom('users').select('id').where('account', '=', owner).executeTakeFirstOrThrow();
+  const repo = new BooksRepo(db);
+  const book = await repo.insertBook({
+    code: `seed${Math.random().toString(36).slice(2, 10)}`,
+    file_id: null,
+    owner_id: user.id,
+    title: 'Moby-Dick',
+    author: 'Herman Melville',
+    format: 'txt',
+    visibility: 1,
+    status: 'ready',
+    cover_key: null,
+    category: null,
+    original_language: 'en',
+    declared_language: null,
+    source_pages: null,
+  });
+  const blocks = Array.from({ length: shape.pages * shape.paragraphsPerPage }, (_, i) => {
+    const page = Math.floor(i / shape.paragraphsPerPage) + 1;
+    return {
+      book_id: book.id,
+      seq: i + 1,
+      block_id: `c1-b${i + 1}`,
+      chapter_idx: 1,
+      page,
+      type: 'paragraph',
+      text: shape.text(i + 1, page),
+      html: null,
+      level: null,
+      image_id: null,
+      note_label: null,
+      note_refs: null,
+      referenced_by: null,
+      pdf_page: null,
+    };
+  });
+  await repo.replaceContent(book.id, {
+    blockBatches: [blocks],
+    images: [],
+    finish: () => ({
+      chapters: [
+        {
+          book_id: book.id,
+          idx: 1,
+          title: 'Loomings',
+          level: 1,
+          first_page: 1,
+          first_seq: 1,
+          block_count: blocks.length,
+        },
+      ],
+      stats: {
+        chapter_count: 1,
+        block_count: blocks.length,
+        char_count: blocks.reduce((n, b) => n + b.text.length, 0),
+        page_count: shape.pages,
+        source_pages: null,
+      },
+    }),
+  });
+  await repo.addCopy({ user_id: user.id, book_id: book.id, title: book.title, author: book.author, source: 'upload' });
+  return book.code;
+}

@@ -139,6 +139,7 @@ export async function startServer(): Promise<{
   baseUrl: string;
   dataDir: string;
   admin: { account: string; password: string };
+  translatorControl: string;
   stop: () => Promise<void>;
 }> {
   const { default: setup } = await import('./server.setup.ts');
@@ -148,9 +149,26 @@ export async function startServer(): Promise<{
     baseUrl: provided.baseUrl as string,
     dataDir: provided.dataDir as string,
     admin: provided.admin as { account: string; password: string },
+    translatorControl: provided.translatorControl as string,
     stop,
   };
 }
+
+/**
+ * Steers the fake translator the server under test uses (FakeBehaviour as JSON): `{down: true}` takes
+ * it off the network, `{latencyMs: 3000}` slows it, `{down: false, latencyMs: 120}` brings it back.
+ */
+export async function setTranslator(controlUrl: string, behaviour: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${controlUrl}/behaviour`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(behaviour),
+  });
+  if (!res.ok) throw new Error(`the fake translator refused ${JSON.stringify(behaviour)}`);
+}
+
+/** The latency the journeys run the fake translator with (server.setup.ts). */
+export const TRANSLATOR_NORMAL = { down: false, hang: false, latencyMs: 120, perItemLatencyMs: 20 };
 
 /** Selects characters [start, end) of the first text node of an element, as a user would with the mouse. */
 export async function selectText(page: Page, selector: string, start: number, end: number): Promise<string> {

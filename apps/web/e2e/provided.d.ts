@@ -5,5 +5,8 @@ declare module 'vitest' {
     baseUrl: string;
     dataDir: string;
     admin: { account: string; password: string };
+    /** The fake translator's control URL (FakeServer.controlUrl) and its endpoint, as the server knows it. */
+    translatorControl: string;
+    translatorUrl: string;
   }
 }

@@ -49,9 +49,8 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
         await page.keyboard.press('ArrowRight');
         pageNumber += 1;
         await page.locator('.yd-pager-where', { hasText: new RegExp(`(^|\\s)${pageNumber}\\s*/`) }).waitFor();
-        // The page's blocks are there (nothing is fetched ahead: a page loads when it is opened)…
-        await page.locator('.yd-block').first().waitFor({ timeout: 30_000 });
-        // …and translated.
+        // The page's blocks first (while it loads there are none, so none pending either).
+        await page.locator('.yd-page [data-block]').first().waitFor();
         await expect.poll(() => page.locator('[data-status=pending]').count(), { timeout: 30_000 }).toBe(0);
         long = await page
           .locator(paragraph)

@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-e2e-'));
   // Translation is the one service outside the machine: a local server speaking Microsoft's protocol.
   const translator = await startFakeMicrosoft();
-  translator.setBehaviour({ latencyMs: 120, perItemLatencyMs: 20 });
+  translator.setBehaviour({ latencyMs: 120, perItemLatencyMs: 20 }); // TRANSLATOR_NORMAL of fixtures.ts
   // So is the LLM behind the AI aids: a local server speaking the OpenAI chat protocol, streaming.
   const llm = await startFakeOpenAi();
   llm.setBehaviour({
@@ -74,6 +74,9 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('admin', ADMIN);
+  // The journeys run in other processes: they take the translator down, slow it or bring it back by HTTP.
+  project.provide('translatorControl', translator.controlUrl);
+  project.provide('translatorUrl', translator.url);
 
   return async () => {
     server.kill('SIGTERM');

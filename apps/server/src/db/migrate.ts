@@ -14,6 +14,7 @@ import * as m0012 from './migrations/0012-upload-claims.ts';
 import * as m0013 from './migrations/0013-points-holds.ts';
 import * as m0014 from './migrations/0014-passage-search.ts';
 import * as m0015 from './migrations/0015-setup-ai-models-health.ts';
+import * as m0016 from './migrations/0016-translation-retry-backoff.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-points-holds': m0013,
   '0014-passage-search': m0014,
   '0015-setup-ai-models-health': m0015,
+  '0016-translation-retry-backoff': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -291,6 +291,10 @@ export interface BookTranslationsTable {
   error: string | null;
   attempts: Generated<number>;
   updated_at: Timestamp;
+  /** Failed tries since the last success (the automatic retry waits longer after each). */
+  failures: Generated<number>;
+  /** A failed block is tried again by itself from then on. */
+  retry_at: NullableTimestamp;
 }
 
 export interface PricesTable {

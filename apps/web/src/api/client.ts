@@ -119,7 +119,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
 /** What every call does on a 401 (SPEC §4.4): forget the token and go to /login. */
 export function handleUnauthorized(): void {
-  useAuth.getState().clear();
+  // A user who was logged in lost their session (expired, or ended elsewhere): the login page says so.
+  useAuth.getState().clear({ sessionEnded: useAuth.getState().token !== null });
   onUnauthorized();
 }
 

@@ -80,6 +80,14 @@ describe('locale files', () => {
     expect(missing).toEqual([]);
   });
 
+  it('speak to the reader in one register in Chinese: 你, never 您 (and the mails do too)', () => {
+    const formal = [...locales.zh!].filter(([, text]) => text.includes('您')).map(([key]) => key);
+    expect(formal).toEqual([]);
+    expect([...locales.zh!.values()].filter((text) => text.includes('你')).length).toBeGreaterThan(20);
+    const mails = readFileSync(join(SRC_DIR, '../../server/src/engines/mail/templates.ts'), 'utf8');
+    expect(mails).not.toContain('您');
+  });
+
   it('use the Chinese app name in zh and Yidu elsewhere', () => {
     expect(locales.zh!.get('app.name')).toBe('译读');
     for (const lng of UI_LANGUAGES.filter((l) => l !== 'zh')) expect(locales[lng]!.get('app.name')).toBe('Yidu');

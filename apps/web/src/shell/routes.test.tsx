@@ -99,5 +99,15 @@ describe('routes and guards', () => {
     await loadCurrentUser();
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(localStorage.getItem('authToken')).toBeNull();
+    // The login page says why the user is there.
+    expect((await screen.findByRole('status', {}, { timeout: 5000 })).textContent).toBe(
+      'Your session has expired or was ended on another device. Please log in again.',
+    );
+  });
+
+  it('a guest sent to /login is not told that a session ended', async () => {
+    renderRoutes(routes, '/admin/statistics');
+    await screen.findByRole('button', { name: /Log in/ }, { timeout: 5000 });
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -18,20 +18,23 @@ interface AuthState {
   setSession: (token: string, user?: UserInfo | null) => void;
   setUser: (user: UserInfo | null) => void;
   /** Forgets the token and the user (401, logout). */
-  clear: () => void;
+  clear: (options?: { sessionEnded?: boolean }) => void;
+  /** The last session ended by the server's refusal (a 401), not by the user: the login page says so. */
+  sessionEnded: boolean;
 }
 
 export const useAuth = create<AuthState>((set) => ({
   token: readToken(),
   user: null,
+  sessionEnded: false,
   setSession: (token, user = null) => {
     localStorage.setItem(TOKEN_STORAGE_KEY, token);
-    set({ token, user });
+    set({ token, user, sessionEnded: false });
   },
   setUser: (user) => set({ user }),
-  clear: () => {
+  clear: (options = {}) => {
     localStorage.removeItem(TOKEN_STORAGE_KEY);
-    set({ token: null, user: null });
+    set({ token: null, user: null, sessionEnded: options.sessionEnded ?? false });
   },
 }));
 

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { BookBlocksTable, BookTranslationsTable } from '../../db/schema.ts';
+import { RETRY_BASE_SECONDS, RETRY_MAX_SECONDS } from './retries.ts';
 
 export type BlockRow = Selectable<BookBlocksTable>;
 export type TranslationRow = Selectable<BookTranslationsTable>;
@@ -71,18 +72,64 @@ export class ReaderRepo {
     return Number(result.numInsertedOrUpdatedRows ?? 0);
   }
 
-  /** Puts failed blocks back to pending (the reader's Retry). */
+  /** Puts failed blocks back to pending (the reader's Retry), whatever their wait. */
   async retryFailed(bookId: number, lang: string, seqs: number[], userId: number): Promise<number> {
     if (seqs.length === 0) return 0;
     const result = await this.db
       .updateTable('book_translations')
-      .set({ status: 'pending', error: null, attempts: 0, requested_by: userId, updated_at: new Date() })
+      .set({
+        status: 'pending',
+        error: null,
+        attempts: 0,
+        retry_at: null,
+        requested_by: userId,
+        updated_at: new Date(),
+      })
       .where('book_id', '=', bookId)
       .where('target_lang', '=', lang)
       .where('seq', 'in', seqs)
       .where('status', '=', 'failed')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Puts failed blocks whose retry is due back to pending (see retries.ts): their `retry_at` has
+   * passed, or they failed before `enginesChangedAt`. The condition is checked by the UPDATE itself,
+   * so of many readers asking at once only one gets each block back: the seqs it returns.
+   */
+  async retryDue(
+    bookId: number,
+    lang: string,
+    seqs: number[],
+    enginesChangedAt: Date,
+    userId: number,
+  ): Promise<number[]> {
+    if (seqs.length === 0) return [];
+    const rows = await this.db
+      .updateTable('book_translations')
+      .set({
+        status: 'pending',
+        error: null,
+        attempts: 0,
+        retry_at: null,
+        requested_by: userId,
+        updated_at: new Date(),
+      })
+      .where('book_id', '=', bookId)
+      .where('target_lang', '=', lang)
+      .where('seq', 'in', seqs)
+      .where('status', '=', 'failed')
+      .where((eb) =>
+        eb.or([
+          eb('retry_at', 'is', null),
+          eb('retry_at', '<=', sql<Date>`now()`),
+          eb('updated_at', '<', enginesChangedAt),
+        ]),
+      )
+      .returning('seq')
+      .execute();
+    return rows.map((r) => r.seq);
   }
 
   /**
@@ -151,6 +198,8 @@ export class ReaderRepo {
           model: row.model,
           from_memory: row.fromMemory,
           error: null,
+          failures: 0,
+          retry_at: null,
           updated_at: new Date(),
         })
         .where('book_id', '=', bookId)
@@ -160,11 +209,24 @@ export class ReaderRepo {
     }
   }
 
+  /**
+   * Marks blocks failed and sets when they are tried again: RETRY_BASE_SECONDS after a first failure,
+   * twice as long after each further one, at most RETRY_MAX_SECONDS, spread by ±25 % (retries.ts).
+   */
   async saveFailed(bookId: number, lang: string, seqs: number[], error: string): Promise<void> {
     if (seqs.length === 0) return;
+    // `failures` on the right is the value before this statement: 0 for a first failure.
+    const wait = sql<number>`least(${RETRY_MAX_SECONDS}, ${RETRY_BASE_SECONDS} * power(2, least(failures, 16)))
+      * (0.75 + random() * 0.5)`;
     await this.db
       .updateTable('book_translations')
-      .set({ status: 'failed', error: error.slice(0, 500), updated_at: new Date() })
+      .set({
+        status: 'failed',
+        error: error.slice(0, 500),
+        updated_at: new Date(),
+        failures: sql<number>`failures + 1`,
+        retry_at: sql<Date>`now() + make_interval(secs => ${wait})`,
+      })
       .where('book_id', '=', bookId)
       .where('target_lang', '=', lang)
       .where('seq', 'in', seqs)

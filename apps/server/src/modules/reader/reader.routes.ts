@@ -2,6 +2,7 @@ import { findLanguage, PageData, PageQuery } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
 import type { Notifier } from '../../lib/notifier.ts';
 import { authOf, type Guards } from '../../plugins/auth.ts';
 import { translationTopic } from './reader.service.ts';
@@ -56,7 +57,7 @@ export const readerRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary:
-          'Server-sent events for a page: `block` {id, status, translation} as each translation finishes, then `complete` {charge} — read it with fetch() streaming (it needs the Authorization header)',
+          'Server-sent events for a page: `block` {id, status, translation} as a block changes (finished, failed, or retried: pending again), then `complete` {charge} once every block is translated; `error` {key} when a retry that came due needs the reader (confirmation, points). Read it with fetch() streaming (it needs the Authorization header)',
         querystring: PageQuery,
       },
     },
@@ -74,13 +75,21 @@ export const readerRoutes: FastifyPluginAsyncZod<{
         'x-accel-buffering': 'no',
       });
       const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      const sendBlock = (block: { id: string; status: string; translation: string | null }) =>
+      // The status each block has as the client knows it from this stream. A failed block is not the
+      // end: its automatic retry (or one after an engine change) sends it again as pending, then done.
+      const known = new Map<string, string>();
+      const sendBlock = (block: { id: string; status: string; translation: string | null }) => {
+        known.set(block.id, block.status);
         send('block', { id: block.id, status: block.status, translation: block.translation });
+      };
 
       // Blocks that finished before the stream opened (perhaps after the client's own getPageData) come
       // first: the client merges block events by id, so nothing between its snapshot and this one is lost.
-      for (const block of initial.blocks) if (block.status !== 'pending') sendBlock(block);
-      const waiting = new Set(initial.blocks.filter((b) => b.status === 'pending').map((b) => b.id));
+      for (const block of initial.blocks) {
+        if (block.status !== 'pending') sendBlock(block);
+        else known.set(block.id, block.status);
+      }
+      const finished = () => [...known.values()].every((status) => status === 'done');
       let closed = false;
       let checking: Promise<void> | undefined;
       const cleanup: (() => void)[] = [];
@@ -93,26 +102,26 @@ export const readerRoutes: FastifyPluginAsyncZod<{
       const check = () =>
         (checking ??= (async () => {
           try {
-            // The page was paid for (or its price held) when the stream opened: nothing is bought here.
+            // The page was paid for (or its price held) when the stream opened; a retry that has come
+            // due is paid for the same way (held at its price, or refused with the reason).
             const now = await reader.pageData(user, bookCode, language, page, { confirm });
-            for (const block of now.blocks) {
-              if (waiting.has(block.id) && block.status !== 'pending') {
-                waiting.delete(block.id);
-                sendBlock(block);
-              }
-            }
-            if (waiting.size === 0) {
+            for (const block of now.blocks) if (known.get(block.id) !== block.status) sendBlock(block);
+            if (finished()) {
               send('complete', { charge: now.charge });
               finish();
             }
           } catch (error) {
-            request.log.warn({ err: error }, 'page stream check failed');
+            // A retry the reader must confirm or cannot pay for: the client asks for the page and shows why.
+            if (error instanceof AppError) {
+              send('error', { key: error.key });
+              finish();
+            } else request.log.warn({ err: error }, 'page stream check failed');
           } finally {
             checking = undefined;
           }
         })());
 
-      if (waiting.size === 0) {
+      if (finished()) {
         send('complete', { charge: initial.charge });
         finish();
         return;
@@ -120,6 +129,7 @@ export const readerRoutes: FastifyPluginAsyncZod<{
       const book = await services.books.view(user, bookCode);
       const code = findLanguage(language)!.code;
       if (notifier) cleanup.push(notifier.subscribe(translationTopic(book.book.id, code), () => void check()));
+      cleanup.push(reader.onEnginesChanged(() => void check()));
       const poll = setInterval(() => void check(), POLL_MS);
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
       const limit = setTimeout(finish, STREAM_LIMIT_MS);

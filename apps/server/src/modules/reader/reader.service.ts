@@ -11,9 +11,13 @@ import type { TranslationService } from '../translation/translation.service.ts';
 import { chargeableOf, isComplete, PageCharges, pageChargeKey, type Chargeable } from './page-charges.ts';
 import { isTranslatable, PageTranslator } from './page-translator.ts';
 import { ReaderRepo, type BlockRow, type TranslationRow } from './reader.repo.ts';
+import { isRetryDue } from './retries.ts';
 
 export { PAGES_TOPIC, translationTopic } from './page-translator.ts';
 export { pageChargeKey } from './page-charges.ts';
+
+const hasFailed = (wanted: BlockRow[], rows: Map<number, TranslationRow>) =>
+  wanted.some((b) => rows.get(b.seq)?.status === 'failed');
 
 const PAGE_CACHE_SIZE = 5_000;
 /** Same as the claim timeout of ReaderRepo.claimPending. */
@@ -61,6 +65,12 @@ export class ReaderService {
    * drops an entry when a worker announces new translations for that page (PAGES_TOPIC).
    */
   private readonly pages = new Map<string, CachedPage>();
+  /**
+   * When the engines last changed as this process knows it: its start (it may have started with new
+   * settings) or an admin's save (ENGINES_TOPIC). Blocks that failed before it are tried again at once.
+   */
+  private enginesChangedAt = new Date();
+  private readonly engineListeners = new Set<() => void>();
   constructor(deps: Deps) {
     this.d = deps;
     this.repo = new ReaderRepo(deps.db);
@@ -71,6 +81,21 @@ export class ReaderService {
   /** Forgets a cached page whose translations changed (called on PAGES_TOPIC). */
   forget(change: { bookId: number; lang: string; page: number }): void {
     this.pages.delete(`${change.bookId}:${change.lang}:${change.page}`);
+  }
+
+  /**
+   * The engine settings changed (called once they are reloaded): failed blocks are due for another try
+   * at once, and open event streams look at their pages now instead of at their next poll.
+   */
+  enginesChanged(): void {
+    this.enginesChangedAt = new Date();
+    for (const listener of this.engineListeners) listener();
+  }
+
+  /** Calls `listener` after each change of the engine settings; returns the unsubscribe. */
+  onEnginesChanged(listener: () => void): () => void {
+    this.engineListeners.add(listener);
+    return () => this.engineListeners.delete(listener);
   }
 
   /** After missed notifications (a lost database connection) nothing cached can be trusted. */
@@ -177,7 +202,18 @@ export class ReaderService {
 
     let payment;
     if (translated) {
-      const have = new Map(rows.map((r) => [r.seq, r]));
+      // Failed blocks the reader asked to retry, and those whose automatic retry is due (retries.ts),
+      // are quoted and started like missing ones.
+      const asked = new Set(options.retry ?? []);
+      const now = new Date();
+      const before = new Map(rows.map((r) => [r.seq, r]));
+      const failed = wanted.filter((b) => before.get(b.seq)?.status === 'failed');
+      const retry = failed.filter((b) => asked.has(b.block_id));
+      const due = failed.filter(
+        (b) => !asked.has(b.block_id) && isRetryDue(before.get(b.seq)!, now, this.enginesChangedAt),
+      );
+      const have = new Map(before);
+      for (const b of [...retry, ...due]) have.delete(b.seq);
       // Nothing of the page's translation is given (nor started) before it is paid for or held.
       payment = await this.charges.open(
         user.id,
@@ -186,22 +222,29 @@ export class ReaderService {
         have,
         options.confirm ?? false,
       );
-      const missing = wanted.filter((b) => !have.has(b.seq));
-      const retry = options.retry?.length
-        ? wanted.filter((b) => options.retry!.includes(b.block_id) && have.get(b.seq)?.status === 'failed')
-        : [];
+      const missing = wanted.filter((b) => !before.has(b.seq));
       const added = await this.repo.requestPending(
         book.id,
         target.code,
         missing.map((b) => b.seq),
         user.id,
       );
-      const retried = await this.repo.retryFailed(
-        book.id,
-        target.code,
-        retry.map((b) => b.seq),
-        user.id,
-      );
+      const retried =
+        (await this.repo.retryFailed(
+          book.id,
+          target.code,
+          retry.map((b) => b.seq),
+          user.id,
+        )) +
+        (
+          await this.repo.retryDue(
+            book.id,
+            target.code,
+            due.map((b) => b.seq),
+            this.enginesChangedAt,
+            user.id,
+          )
+        ).length;
       // A block claimed long ago and still pending lost its worker: start the page again.
       const staleBefore = Date.now() - STALE_PENDING_MS;
       const stale = rows.some((r) => r.status === 'pending' && r.attempts > 0 && r.updated_at.getTime() < staleBefore);
@@ -241,7 +284,8 @@ export class ReaderService {
       charge: payment ? await this.charges.settle(user.id, payment, wanted, byseq) : null,
     };
     // A page with images is not kept for everyone: its image URLs are signed for this reader and expire.
-    if (isComplete(wanted, byseq) && images.size === 0) {
+    // Nor is one with failed blocks: each reading of it must see whether their retry is due.
+    if (isComplete(wanted, byseq) && !hasFailed(wanted, byseq) && images.size === 0) {
       const { charge: _charge, ...data } = out;
       this.remember(cacheKey, {
         data,

@@ -22,6 +22,8 @@ export default function LoginPage() {
   usePageTitle(t('login.pageTitle'));
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  // Sent here by a 401: the session ended (expired, or logged out elsewhere); say so, or the user is left guessing.
+  const sessionEnded = useAuth((s) => s.sessionEnded);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -43,7 +45,13 @@ export default function LoginPage() {
     <>
       <AuthHeader title={t('login.title')} subtitle={t('login.subtitle')} />
       <Form<LoginValues> layout="vertical" requiredMark={false} onFinish={onFinish} size="large" name="login">
-        {error && <Alert type="error" showIcon title={error} className="yd-form-alert" role="alert" />}
+        {error ? (
+          <Alert type="error" showIcon title={error} className="yd-form-alert" role="alert" />
+        ) : (
+          sessionEnded && (
+            <Alert type="info" showIcon title={t('login.sessionEnded')} className="yd-form-alert" role="status" />
+          )
+        )}
         <Form.Item
           name="account"
           label={t('login.account')}

@@ -8,6 +8,7 @@ import { NEW_TAB, useTabs } from '../../stores/tabs.ts';
 import { usePageTitle } from '../../shell/usePageTitle.ts';
 import { readerApi, readerPath, type RecentBook } from '../../api/reader.ts';
 import { BookCover } from '../books/BookCover.tsx';
+import { useAuthorName } from '../books/BookCard.tsx';
 import { useOpenBook } from '../books/bookUtils.ts';
 import '../books/books.css';
 
@@ -16,6 +17,7 @@ export default function NewTabPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const openBook = useOpenBook();
+  const authorName = useAuthorName();
   const activate = useTabs((s) => s.activate);
   usePageTitle(t('tabs.newTab'), { bare: true });
   useEffect(() => activate(NEW_TAB.id), [activate]);
@@ -88,7 +90,7 @@ export default function NewTabPage() {
           <div className="yd-shelf">
             {shown.map((book) => (
               <button key={book.bookCode} type="button" className="yd-shelf-book" onClick={() => openBook(book)}>
-                <BookCover name={book.bookName} author={book.bookAuthor} coverUrl={book.coverUrl} />
+                <BookCover name={book.bookName} author={authorName(book.bookAuthor)} coverUrl={book.coverUrl} />
                 <span>{book.bookName}</span>
               </button>
             ))}

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Result, Spin } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PageData } from '@yidu/shared/reader';
 import { ApiError } from '../../api/client.ts';
@@ -24,12 +25,16 @@ interface PageAreaProps {
   onRetry: () => void;
   /** The reader confirmed this page's price; `remember`: not to be asked again for this book. */
   onConfirm: (remember: boolean) => void;
+  /** Tries every paragraph whose translation failed again now. */
+  onRetryUntranslated: (blockIds: string[]) => void;
   render: (data: PageData) => ReactNode;
 }
 
 /**
  * The page of the reader, or what stands before its translation: the price to confirm (confirmation
- * mode) or too few points, each with the original text below, free; or a failure.
+ * mode) or too few points, each with the original text below, free; or a failure. Above a page with
+ * paragraphs whose translation failed for now (they show their original), one quiet line says they
+ * will be retried, with a button to retry them all now.
  */
 export function PageArea(props: PageAreaProps) {
   const { t } = useTranslation();
@@ -100,5 +105,23 @@ export function PageArea(props: PageAreaProps) {
         <Spin />
       </div>
     );
-  return props.render(props.data);
+  const untranslated = props.data.translated ? props.data.blocks.filter((b) => b.status === 'failed') : [];
+  return (
+    <>
+      {untranslated.length > 0 && (
+        <div className="yd-untranslated-notice" role="status">
+          <span>{t('reader.untranslated.notice')}</span>
+          <Button
+            type="link"
+            size="small"
+            icon={<ReloadOutlined />}
+            onClick={() => props.onRetryUntranslated(untranslated.map((b) => b.id))}
+          >
+            {t('reader.untranslated.retryAll')}
+          </Button>
+        </div>
+      )}
+      {props.render(props.data)}
+    </>
+  );
 }

@@ -114,13 +114,22 @@ describe('reader modes', () => {
     expect(sidesOf('simple', false, false)).toEqual({ original: true, translation: false });
   });
 
-  it('simple: the translation only, a placeholder while pending and Retry on failure', () => {
+  it('simple: the translation only; the original until it comes, or while it failed, with a quiet mark', () => {
     const { props } = renderPage('simple');
     expect(screen.getByText('第一章').tagName).toBe('H2');
     expect(screen.getByText('漆黑').tagName).toBe('EM');
     expect(screen.queryByText('dark')).toBeNull();
-    expect(screen.getByRole('status', { name: 'Translating…' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: /Retry/ }));
+    // Pending: the original, readable, marked as being translated.
+    expect(screen.getByText('Still waiting.').getAttribute('data-side')).toBe('text');
+    expect(
+      screen.getByRole('status', { name: 'Translating…' }).closest('[data-block]')?.getAttribute('data-block'),
+    ).toBe('p2');
+    // Failed for now: the original, and a quiet way to try again now (no failure text).
+    expect(screen.getByText('Broken.').getAttribute('data-side')).toBe('text');
+    expect(screen.queryByText(/could not be translated/)).toBeNull();
+    const again = screen.getByRole('button', { name: 'Translate this paragraph again' });
+    expect(again.getAttribute('title')).toMatch(/retried automatically/);
+    fireEvent.click(again);
     expect(props.onRetry).toHaveBeenCalledWith('p3');
     expect(screen.getAllByText('1')[0]!.className).toBe('yd-note-label');
     expect(screen.queryByRole('button', { name: 'Show the original' })).toBeNull();
@@ -129,11 +138,29 @@ describe('reader modes', () => {
   it('default: the original on demand, by clicking the paragraph or its toggle', async () => {
     const { props, rerender } = renderPage('default');
     expect(screen.queryByText('dark')).toBeNull();
+    // Paragraphs without their translation yet show the original, with nothing to toggle.
+    expect(screen.getByText('Still waiting.')).toBeTruthy();
+    expect(screen.getByText('Broken.')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Show the original' })).toHaveLength(3);
     await userEvent.click(screen.getByText('的夜晚。', { exact: false }));
     expect(props.onToggleOriginal).toHaveBeenCalledWith('p1');
     rerender(<PageView {...props} expanded={new Set(['p1'])} />);
     expect(screen.getByText('dark').tagName).toBe('EM');
     expect(screen.getByRole('button', { name: 'Hide the original' })).toBeTruthy();
+  });
+
+  it('a translation that arrives replaces the original it stood in for (simple) or joins it (advanced)', () => {
+    const arrived = {
+      ...data,
+      blocks: data.blocks.map((b) => (b.id === 'p2' ? { ...b, status: 'done' as const, translation: '还在等。' } : b)),
+    };
+    const { props, rerender } = renderPage('simple');
+    rerender(<PageView {...props} data={arrived} />);
+    expect(screen.getByText('还在等。')).toBeTruthy();
+    expect(screen.queryByText('Still waiting.')).toBeNull();
+    rerender(<PageView {...props} data={arrived} mode="advanced" />);
+    expect(screen.getByText('还在等。')).toBeTruthy();
+    expect(screen.getByText('Still waiting.')).toBeTruthy();
   });
 
   it('advanced: original and translation of every paragraph', () => {

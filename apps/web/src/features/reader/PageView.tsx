@@ -1,5 +1,4 @@
 import { memo, useMemo, type MouseEvent, type ReactNode } from 'react';
-import { Button } from 'antd';
 import { ReloadOutlined, TranslationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PageBlock, PageData } from '@yidu/shared/reader';
@@ -31,7 +30,11 @@ export interface PageViewProps {
 
 export const blockDomId = (blockId: string) => `yd-b-${blockId}`;
 
-/** What each mode shows (SPEC §3.10): simple = translation; default = translation, original on demand; advanced = both. */
+/**
+ * What each mode shows of a translated paragraph (SPEC §3.10): simple = translation; default =
+ * translation, original on demand; advanced = both. Until its translation is there (still coming, or
+ * failed for now), a paragraph shows its original in every mode: the page is readable at once.
+ */
 export function sidesOf(mode: ReaderMode, translated: boolean, expanded: boolean) {
   if (!translated) return { original: true, translation: false };
   return { original: mode === 'advanced' || (mode === 'default' && expanded), translation: true };
@@ -122,8 +125,12 @@ function markDecorations(marks: Mark[] | undefined, inTranslation: boolean, onCl
 const Block = memo(function Block(props: BlockProps) {
   const { t } = useTranslation();
   const { block, translated, mode } = props;
-  const sides = sidesOf(mode, translated && block.type !== 'code', props.expanded);
   const textless = TEXTLESS.has(block.type);
+  // Its translation is not there yet (pending, or failed for now): the original stands in for it.
+  const awaited = translated && block.type !== 'code' && !textless && block.status !== 'done';
+  const sides = awaited
+    ? { original: true, translation: false }
+    : sidesOf(mode, translated && block.type !== 'code', props.expanded);
 
   const originalNodes = useMemo(() => parseInline(block.html, block.text), [block.html, block.text]);
   const translationNodes = useMemo(() => parseInline(block.translation), [block.translation]);
@@ -149,7 +156,7 @@ const Block = memo(function Block(props: BlockProps) {
 
   const className = `yd-block yd-block-${block.type}${props.flash ? ' is-flash' : ''}${
     sides.original && sides.translation ? ' is-both' : ''
-  }`;
+  }${awaited ? (block.status === 'failed' ? ' is-untranslated' : ' is-translating') : ''}`;
 
   if (block.type === 'separator') return <hr id={blockDomId(block.id)} className={className} />;
   if (block.type === 'image') {
@@ -200,25 +207,37 @@ const Block = memo(function Block(props: BlockProps) {
           {renderInline(translationNodes, { decorations: translationDecorations, onLink: props.onLink })}
         </Tag>
       );
-    } else if (block.status === 'failed') {
-      translation = (
-        <div className="yd-failed" role="status">
-          <span>{t('reader.block.failed')}</span>
-          <Button size="small" type="link" icon={<ReloadOutlined />} onClick={() => props.onRetry(block.id)}>
-            {t('reader.block.retry')}
-          </Button>
-        </div>
-      );
-    } else {
-      translation = <Shimmer length={block.text.length} label={t('reader.block.pending')} />;
     }
   }
 
+  // A quiet mark in the margin: a thin line that breathes while the translation comes; after a
+  // failure, a small button that tries this paragraph again now (the server also does by itself).
+  const awaitedMark = !awaited ? null : block.status === 'failed' ? (
+    <button
+      type="button"
+      className="yd-untranslated-mark"
+      title={t('reader.block.untranslated')}
+      aria-label={t('reader.block.retryOne')}
+      onClick={() => props.onRetry(block.id)}
+    >
+      <ReloadOutlined />
+    </button>
+  ) : (
+    <span className="yd-translating-mark" role="status" aria-label={t('reader.block.pending')} />
+  );
+
   return (
-    <div id={blockDomId(block.id)} className={className} data-block={block.id} data-status={block.status}>
+    <div
+      id={blockDomId(block.id)}
+      className={className}
+      data-block={block.id}
+      data-status={block.status}
+      aria-busy={awaited && block.status === 'pending' ? true : undefined}
+    >
       {sides.original && original}
       {translation}
-      {mode === 'default' && translated && block.type !== 'code' && (
+      {awaitedMark}
+      {mode === 'default' && translated && block.type !== 'code' && !awaited && (
         <button
           type="button"
           className={`yd-original-toggle${props.expanded ? ' is-on' : ''}`}
@@ -250,16 +269,4 @@ function tagOf(block: PageBlock): 'h2' | 'h3' | 'h4' | 'p' | 'blockquote' | 'pre
     default:
       return 'p';
   }
-}
-
-/** A quiet placeholder of shimmering lines, about as long as the translation will be. */
-function Shimmer({ length, label }: { length: number; label: string }) {
-  const lines = Math.min(6, Math.max(1, Math.round(length / 90)));
-  return (
-    <div className="yd-shimmer" role="status" aria-label={label}>
-      {Array.from({ length: lines }, (_, i) => (
-        <span key={i} style={{ width: i === lines - 1 && lines > 1 ? '62%' : '100%' }} />
-      ))}
-    </div>
-  );
 }

@@ -5,6 +5,7 @@ import type { BookDetail } from '@yidu/shared/books';
 import { routes } from '../../shell/routes.tsx';
 import { useAuth } from '../../stores/auth.ts';
 import { useTabs } from '../../stores/tabs.ts';
+import { DEFAULT_READER_SETTINGS, useReaderSettings } from '../../stores/readerSettings.ts';
 import { fail, fakeFetch, makeUser, ok, renderRoutes, type FakeCall } from '../../test/utils.tsx';
 
 const detail = (bookCode: string, bookName: string): BookDetail => ({
@@ -206,5 +207,81 @@ describe('paying for pages', () => {
       ),
     ).toBeTruthy();
     expect(await screen.findByText('Original text of page 1.')).toBeTruthy();
+  });
+
+  it('shows the original of paragraphs whose translation failed, and one Retry all for the page', async () => {
+    const failed = (id: string, text: string) => ({
+      ...pageData.blocks[0]!,
+      id,
+      text,
+      translation: null,
+      status: 'failed',
+    });
+    const { calls } = fakeFetch({
+      ...common,
+      'GET /api/book/user/getBookByCode': ok(detail('f1', 'Moby Dick')),
+      'GET /api/reader/getPageData': (call) =>
+        ok({
+          ...pageData,
+          blocks: call.query.get('retry')
+            ? [pageData.blocks[0], { ...failed('c1-b2', 'Some years ago.'), status: 'pending' }]
+            : [pageData.blocks[0], failed('c1-b2', 'Some years ago.'), failed('c1-b3', 'Never mind how long.')],
+        }),
+    });
+    renderRoutes(routes, '/tabs/read/f1/zh');
+    expect(await screen.findByText('Some years ago.', {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('Never mind how long.')).toBeTruthy();
+    expect(screen.getByText('叫我以实玛利。')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: /Retry all/ }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/reader/getPageData').map((c) => c.query.get('retry'))).toContain(
+        'c1-b2,c1-b3',
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Retry all/ })).toBeNull(), { timeout: 5000 });
+  });
+});
+
+describe('the reader shell in a dark scheme and on a phone', () => {
+  afterEach(() => useReaderSettings.setState({ settings: DEFAULT_READER_SETTINGS }));
+
+  it('a dark reading scheme reaches the tab bar and what opens over the reader, while a book is open', async () => {
+    useReaderSettings.setState({ settings: { ...DEFAULT_READER_SETTINGS, scheme: 'black' }, loaded: true });
+    fakeFetch({
+      ...common,
+      'GET /api/book/user/getBookByCode': ok(detail('d1', 'Moby Dick')),
+      'GET /api/reader/recent': ok([]),
+      'GET /api/book/user/list': ok([]),
+    });
+    const { router } = renderRoutes(routes, '/tabs/read/d1/zh');
+    await screen.findByText('叫我以实玛利。', {}, { timeout: 5000 });
+    await waitFor(() => expect(document.body.classList.contains('yd-reader-dark')).toBe(true), { timeout: 5000 });
+    expect(document.body.style.getPropertyValue('--rd-bg')).toBe('#121212');
+    await router.navigate('/tabs/new');
+    await waitFor(() => expect(document.body.classList.contains('yd-reader-dark')).toBe(false), { timeout: 5000 });
+  });
+
+  it('on a phone the New Tab is pinned before the book tabs, named for screen readers', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 640px)',
+      media: query,
+      addEventListener: vi.fn(),
+      removeEventListener: vi.fn(),
+      addListener: vi.fn(),
+      removeListener: vi.fn(),
+    }));
+    fakeFetch({
+      ...common,
+      'GET /api/book/user/getBookByCode': ok(detail('p1', 'The Adventures of Sherlock Holmes')),
+      'GET /api/reader/recent': ok([]),
+      'GET /api/book/user/list': ok([]),
+    });
+    const { router } = renderRoutes(routes, '/tabs/read/p1/zh');
+    await screen.findByText('叫我以实玛利。', {}, { timeout: 5000 });
+    expect(screen.queryByRole('tab', { name: /New Tab/ })).toBeNull();
+    expect(screen.getByRole('tab', { name: /Sherlock Holmes/ })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'New Tab' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tabs/new'), { timeout: 5000 });
+    expect(screen.getByRole('button', { name: 'New Tab' }).getAttribute('aria-current')).toBe('page');
   });
 });

@@ -62,6 +62,7 @@ function stubFetch(routes: Record<string, () => Response | Error>) {
   return calls;
 }
 const ok = (data: unknown) => jsonResponse(200, { code: 0, data, msg: 'ok' });
+const FAST = { pollMs: 5, retryMs: 5, maxRetryMs: 20 };
 
 describe('server-sent events', () => {
   it('parses named events, JSON data and skips comments, across chunk boundaries', async () => {
@@ -105,26 +106,68 @@ describe('page translations as they stream in', () => {
         ]),
       '/api/reader/getPageData': () => ok(page([block('a', 'done', '甲'), block('b', 'done', '乙')])),
     });
-    await followPage(client, key, false, new AbortController().signal, 5);
+    await followPage(client, key, false, new AbortController().signal, FAST);
     const data = client.getQueryData<PageData>(pageQueryKey(key))!;
     expect(data.blocks.map((b) => b.translation)).toEqual(['甲', '乙']);
     expect(calls).toEqual(['/api/reader/events', '/api/reader/getPageData']);
   });
 
-  it('falls back to polling when the stream fails', async () => {
+  it('falls back to polling when the stream fails, and goes on until failed blocks come back', async () => {
     const client = new QueryClient();
     const key = { bookCode: 'bk', language: 'zh', page: 1 };
     client.setQueryData(pageQueryKey(key), page([block('a', 'pending')]));
     let polls = 0;
-    stubFetch({
+    const calls = stubFetch({
       '/api/reader/events': () => new TypeError('Failed to fetch'),
       '/api/reader/getPageData': () => {
         polls += 1;
-        return ok(page([polls < 3 ? block('a', 'pending') : block('a', 'failed')]));
+        // Pending twice, then failed; asked again later, the server has tried it again: done.
+        return ok(
+          page([polls < 3 ? block('a', 'pending') : polls < 4 ? block('a', 'failed') : block('a', 'done', '甲')]),
+        );
       },
     });
-    await followPage(client, key, false, new AbortController().signal, 5);
-    expect(polls).toBe(3);
-    expect(client.getQueryData<PageData>(pageQueryKey(key))!.blocks[0]!.status).toBe('failed');
+    await followPage(client, key, false, new AbortController().signal, FAST);
+    expect(polls).toBe(4);
+    expect(client.getQueryData<PageData>(pageQueryKey(key))!.blocks[0]!.translation).toBe('甲');
+    // The stream is tried again before each later request for the page.
+    expect(calls.filter((c) => c === '/api/reader/events')).toHaveLength(2);
+  });
+
+  it('keeps following a page whose blocks failed: the stream reports their retry', async () => {
+    const client = new QueryClient();
+    const key = { bookCode: 'bk', language: 'zh', page: 1 };
+    client.setQueryData(pageQueryKey(key), page([block('a', 'pending'), block('b', 'done', '乙')]));
+    const streams = [
+      // The first stream reaches its time limit with the block failed...
+      ['event: block\ndata: {"id":"a","status":"failed","translation":null}\n\n'],
+      // ...the next one sees the server try it again.
+      [
+        'event: block\ndata: {"id":"a","status":"pending","translation":null}\n\n',
+        'event: block\ndata: {"id":"a","status":"done","translation":"甲"}\n\n',
+        'event: complete\ndata: {"charge":{"points":1,"charged":true}}\n\n',
+      ],
+    ];
+    const calls = stubFetch({
+      '/api/reader/events': () => streamResponse(streams.shift()!),
+      '/api/reader/getPageData': () => ok(page([block('a', 'failed'), block('b', 'done', '乙')])),
+    });
+    await followPage(client, key, false, new AbortController().signal, FAST);
+    expect(client.getQueryData<PageData>(pageQueryKey(key))!.blocks.map((b) => b.translation)).toEqual(['甲', '乙']);
+    expect(calls).toEqual(['/api/reader/events', '/api/reader/getPageData', '/api/reader/events']);
+  });
+
+  it('hands the page back to its query when a retry needs the reader (confirmation, points)', async () => {
+    const client = new QueryClient();
+    const key = { bookCode: 'bk', language: 'zh', page: 1 };
+    const queryKey = pageQueryKey(key);
+    client.setQueryData(queryKey, page([block('a', 'failed')]));
+    const refetched = vi.spyOn(client, 'invalidateQueries');
+    const calls = stubFetch({
+      '/api/reader/events': () => streamResponse(['event: error\ndata: {"key":"pointsConfirmationRequired"}\n\n']),
+    });
+    await followPage(client, key, false, new AbortController().signal, FAST);
+    expect(calls).toEqual(['/api/reader/events']);
+    expect(refetched).toHaveBeenCalledWith({ queryKey });
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { PageData } from '@yidu/shared/reader';
+import { ApiError } from '../../api/client.ts';
 import { readerApi, type Charge } from '../../api/reader.ts';
 import type { SseEvent } from '../../api/sse.ts';
 
@@ -37,6 +38,8 @@ export function applyPageEvent(data: PageData, event: SseEvent): PageData {
 }
 
 const hasPending = (data: PageData | undefined) => !!data?.blocks.some((b) => b.status === 'pending');
+/** Blocks still to come: pending ones, and failed ones (the server tries them again by itself). */
+export const isUnfinished = (data: PageData | undefined) => !!data?.blocks.some((b) => b.status !== 'done');
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -47,42 +50,77 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * Follows a page's pending translations: the event stream first; when it fails or ends early, polling
- * getPageData. Updates the page in the query cache as blocks finish.
+ * The server will not go on with the page for this reader as things are (a retry to confirm or to
+ * pay for, the book gone): the page's query asks again and shows why. Network trouble, a busy server
+ * or a rate limit are not refusals: following just goes on later.
+ */
+const isRefusal = (error: unknown) =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
+
+export interface FollowTiming {
+  /** Between requests for the page while blocks are pending and no stream reports them. */
+  pollMs: number;
+  /** Before the stream is opened again when only failed blocks are left; doubled while it cannot be opened. */
+  retryMs: number;
+  maxRetryMs: number;
+}
+const FOLLOW_TIMING: FollowTiming = { pollMs: 1500, retryMs: 3000, maxRetryMs: 60_000 };
+
+/**
+ * Follows a page until every block is translated: the event stream first (it reports each block as it
+ * finishes, fails, or is tried again by the server); when it fails or ends early, the page is asked
+ * for (at once, then every pollMs while blocks are pending). Failed blocks are tried again by the
+ * server when their time comes or the engines change, and it says so on the stream, which is opened
+ * again (later and later while it cannot be) as long as some are left. Updates the page in the query
+ * cache as blocks change. A refusal (see isRefusal) hands the page back to its query.
  */
 export async function followPage(
   client: QueryClient,
   key: PageKey,
   confirm: boolean,
   signal: AbortSignal,
-  pollMs = 1500,
+  timing: FollowTiming = FOLLOW_TIMING,
 ): Promise<void> {
   const queryKey = pageQueryKey(key);
+  const current = () => client.getQueryData<PageData>(queryKey);
   const apply = (event: SseEvent) =>
     client.setQueryData<PageData>(queryKey, (old) => (old ? applyPageEvent(old, event) : old));
-  try {
-    const events = await readerApi.events({ ...key, ...(confirm ? { confirm } : {}) }, signal);
-    for await (const event of events) {
-      if (signal.aborted) return;
-      apply(event);
-      if (event.event === 'complete') break;
-    }
-  } catch {
-    if (signal.aborted) return;
-  }
-  // The stream opens with every block already finished, then follows the rest; if it failed or ended
-  // early, blocks are still pending here: ask for the page again (at once, then every pollMs).
-  let first = true;
-  while (!signal.aborted && hasPending(client.getQueryData<PageData>(queryKey))) {
-    if (!first) await sleep(pollMs, signal);
-    first = false;
-    if (signal.aborted) return;
+  const refused = () => void client.invalidateQueries({ queryKey });
+  let wait = timing.retryMs;
+  while (!signal.aborted) {
+    let streamed = false;
     try {
-      const fresh = await readerApi.page({ ...key, confirm: confirm || undefined }, signal);
-      client.setQueryData<PageData>(queryKey, fresh);
-    } catch {
+      const events = await readerApi.events({ ...key, ...(confirm ? { confirm } : {}) }, signal);
+      streamed = true;
+      for await (const event of events) {
+        if (signal.aborted) return;
+        if (event.event === 'error') return refused();
+        apply(event);
+        if (event.event === 'complete') break;
+      }
+    } catch (error) {
       if (signal.aborted) return;
+      if (isRefusal(error)) return refused();
     }
+    if (!isUnfinished(current())) return;
+    // The stream failed or ended early (its time limit): blocks may have finished meanwhile, and asking
+    // for the page also starts a retry that has come due.
+    let first = true;
+    do {
+      if (!first) await sleep(timing.pollMs, signal);
+      first = false;
+      if (signal.aborted) return;
+      try {
+        const fresh = await readerApi.page({ ...key, confirm: confirm || undefined }, signal);
+        client.setQueryData<PageData>(queryKey, fresh);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (isRefusal(error)) return refused();
+      }
+    } while (hasPending(current()));
+    if (!isUnfinished(current())) return;
+    await sleep(wait, signal);
+    wait = streamed ? timing.retryMs : Math.min(wait * 2, timing.maxRetryMs);
   }
 }
 
@@ -100,17 +138,19 @@ export function usePage(key: PageKey | null, confirm: boolean) {
     staleTime: 5 * 60_000,
     retry: false,
   });
-  const pending = hasPending(query.data);
+  // Followed while blocks are still to come, unless the page's last request was refused (the reader
+  // must confirm or top up first: confirming asks again, and following starts over).
+  const follow = isUnfinished(query.data) && !query.isError;
   const bookCode = key?.bookCode;
   const language = key?.language;
   const page = key?.page;
 
   useEffect(() => {
-    if (!pending || !bookCode || !language || !page) return;
+    if (!follow || !bookCode || !language || !page) return;
     const controller = new AbortController();
     void followPage(client, { bookCode, language, page }, confirm, controller.signal);
     return () => controller.abort();
-  }, [client, pending, bookCode, language, page, confirm]);
+  }, [client, follow, bookCode, language, page, confirm]);
 
   return query;
 }
@@ -130,7 +170,7 @@ export async function confirmPage(client: QueryClient, key: PageKey): Promise<vo
     .catch(() => undefined);
 }
 
-/** Asks for failed blocks again; the page then follows them like any pending block. */
+/** Asks for failed blocks again now (the reader's Retry); the page then follows them like any pending block. */
 export async function retryBlocks(client: QueryClient, key: PageKey, blockIds: string[], confirm: boolean) {
   const fresh = await readerApi.page({ ...key, retry: blockIds.join(','), confirm: confirm || undefined });
   client.setQueryData<PageData>(pageQueryKey(key), fresh);

@@ -30,6 +30,11 @@ export interface FakeBehaviour {
   failNext?: FakeFailure[];
   /** Main requests are accepted but never answered (until close()). */
   hang?: boolean;
+  /**
+   * The service is down: every request (token and other calls too) loses its connection without an
+   * answer, as when its host cannot be reached. Requests are still recorded in `calls`.
+   */
+  down?: boolean;
   /** OpenAI streaming: delay between SSE chunks. */
   chunkDelayMs?: number;
   /** OpenAI streaming: characters per content chunk (default 12). */
@@ -73,6 +78,13 @@ export interface RecordedCall {
 export interface FakeServer {
   /** Base URL to give the engine as `endpoint` (OpenAI: the `/v1` base URL to give as `baseUrl`). */
   url: string;
+  /**
+   * Where another process (a browser test beside the server under test) steers this fake while it
+   * runs: `POST {controlUrl}/behaviour` with a JSON FakeBehaviour (what JSON can carry) calls
+   * setBehaviour; `GET {controlUrl}/calls` answers `{main}`, the main requests so far. Never part of
+   * the service's protocol, never recorded.
+   */
+  controlUrl: string;
   /** Every request, in arrival order (auth and other calls included). */
   calls: RecordedCall[];
   /** Main requests being handled right now, and the most at any one time since start or resetStats(). */
@@ -116,6 +128,9 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
   }
 }
 
+/** Path prefix of the control calls (see FakeServer.controlUrl); no real service has it. */
+const CONTROL_PATH = '/__fake';
+
 async function startFake(spec: FakeSpec): Promise<FakeServer> {
   const started = Date.now();
   const calls: RecordedCall[] = [];
@@ -145,6 +160,19 @@ async function startFake(spec: FakeSpec): Promise<FakeServer> {
     res.end(body);
   };
 
+  const setBehaviour = (next: FakeBehaviour) => {
+    behaviour = { ...behaviour, ...next, failNext: [...(next.failNext ?? behaviour.failNext ?? [])] };
+  };
+  let mainCalls = 0;
+  const control = (req: IncomingMessage, res: ServerResponse, path: string, raw: string) => {
+    if (req.method === 'POST' && path === `${CONTROL_PATH}/behaviour`) {
+      setBehaviour((parseBody(raw, 'application/json') ?? {}) as FakeBehaviour);
+      return send(res, { status: 200, body: { ok: true } });
+    }
+    if (path === `${CONTROL_PATH}/calls`) return send(res, { status: 200, body: { main: mainCalls } });
+    send(res, { status: 404, body: { error: 'unknown control call' } });
+  };
+
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -152,6 +180,7 @@ async function startFake(spec: FakeSpec): Promise<FakeServer> {
       void (async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        if (url.pathname.startsWith(`${CONTROL_PATH}/`)) return control(req, res, url.pathname, raw);
         const call: RecordedCall = {
           method: req.method ?? 'GET',
           path: url.pathname,
@@ -166,6 +195,8 @@ async function startFake(spec: FakeSpec): Promise<FakeServer> {
         const main = spec.isMain(call);
         if (main) call.items = spec.items(call);
         calls.push(call);
+        if (main) mainCalls++;
+        if (behaviour.down) return void req.socket.destroy();
         const failures = behaviour.failNext ?? [];
         const at = failures.findIndex((f) => (f.path ? f.path === call.path : main));
         const failure = at === -1 ? undefined : failures.splice(at, 1)[0];
@@ -214,6 +245,7 @@ async function startFake(spec: FakeSpec): Promise<FakeServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${spec.basePath ?? ''}`,
+    controlUrl: `http://127.0.0.1:${port}${CONTROL_PATH}`,
     calls,
     get inFlight() {
       return inFlight;
@@ -221,11 +253,10 @@ async function startFake(spec: FakeSpec): Promise<FakeServer> {
     get maxInFlight() {
       return maxInFlight;
     },
-    setBehaviour(next) {
-      behaviour = { ...behaviour, ...next, failNext: [...(next.failNext ?? behaviour.failNext ?? [])] };
-    },
+    setBehaviour,
     resetStats() {
       calls.length = 0;
+      mainCalls = 0;
       maxInFlight = inFlight;
     },
     close: async () => {

@@ -1,0 +1,498 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useNavigate } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Drawer, Popover, Spin } from 'antd';
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { BookDetail } from '@yidu/shared/books';
+import type { Mark } from '@yidu/shared/marks';
+import type { AiAnnotation } from '@yidu/shared/ai';
+import { findLanguage } from '@yidu/shared/languages';
+import { errorMessage } from '../../api/errors.ts';
+import { readerApi, readerPath, type RestateLevel } from '../../api/reader.ts';
+import { useTabs } from '../../stores/tabs.ts';
+import { schemeColors, useReaderSettings } from '../../stores/readerSettings.ts';
+import { useRenewExpiredMedia } from '../../shell/mediaRenewal.ts';
+import { PageView, blockDomId } from './PageView.tsx';
+import { SelectionToolbar } from './SelectionToolbar.tsx';
+import { AiCard, type AiKind, type AiRequest } from './AiCard.tsx';
+import type { PanelTab } from './SidePanel.tsx';
+import type { SelectionAnchor } from './selection.ts';
+import { confirmForSession, isConfirmedForSession, usePaidAction } from './paid.tsx';
+import { PageArea } from './PageArea.tsx';
+import { ReaderBar } from './ReaderBar.tsx';
+import { TocDrawer } from './TocDrawer.tsx';
+import { confirmPage, retryBlocks, usePage } from './usePage.ts';
+import { useMediaQuery } from './useMediaQuery.ts';
+import { useMarkActions } from './useMarkActions.ts';
+import { usePageTurns } from './usePageTurns.ts';
+import { useTextSelection } from './useTextSelection.ts';
+import { lastPages } from './lastPages.ts';
+
+// Loaded when first opened, so that the first page of a book arrives with less code (form controls,
+// the colour picker and the panels' lists are most of it).
+const AnnotationModal = lazy(() => import('./AnnotationModal.tsx').then((m) => ({ default: m.AnnotationModal })));
+const SidePanel = lazy(() => import('./SidePanel.tsx').then((m) => ({ default: m.SidePanel })));
+const JumpPanel = lazy(() => import('./JumpPanel.tsx').then((m) => ({ default: m.JumpPanel })));
+const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
+const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
+
+const POSITION_DELAY_MS = 700;
+
+const langTag = (code: string | null | undefined) => {
+  const c = code ? (findLanguage(code)?.code ?? code) : undefined;
+  return c === 'jp' ? 'ja' : c === 'zh' ? 'zh-CN' : c;
+};
+
+interface ReaderProps {
+  book: BookDetail;
+  language: string;
+}
+
+/** A book open in the reader: its pages, marks, AI aids, panels and settings. */
+export function Reader({ book, language }: ReaderProps) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const renewExpiredMedia = useRenewExpiredMedia();
+  const bookCode = book.bookCode;
+  const settings = useReaderSettings((s) => s.settings);
+  const wide = useMediaQuery('(min-width: 1100px)');
+  const narrow = useMediaQuery('(max-width: 640px)');
+  const features = useMemo(() => new Set(book.features), [book.features]);
+  const paid = usePaidAction(bookCode);
+
+  // Position: this session's last page, else the server's, else 1.
+  const [page, setPage] = useState<number | null>(() => lastPages.get(bookCode) ?? null);
+  const position = useQuery({
+    queryKey: ['readerPosition', bookCode],
+    queryFn: () => readerApi.position(bookCode),
+    enabled: page === null,
+    retry: false,
+    staleTime: 30_000,
+  });
+  useEffect(() => {
+    if (page !== null || position.isPending) return;
+    const saved = position.data?.page ?? 1;
+    setPage(Math.min(Math.max(1, saved), Math.max(1, book.pageCount)));
+  }, [page, position.isPending, position.data, book.pageCount]);
+
+  // Confirmation mode: each page's price is confirmed on its own, unless the reader said not to ask again.
+  const [remembered, setRemembered] = useState(() => isConfirmedForSession(bookCode));
+  const [confirmedPages, setConfirmedPages] = useState<ReadonlySet<number>>(() => new Set());
+  const confirmed = remembered || (page !== null && confirmedPages.has(page));
+  const key = page === null ? null : { bookCode, language, page };
+  const pageQuery = usePage(key, confirmed);
+  const confirmThisPage = (remember: boolean) => {
+    if (page === null) return;
+    if (remember) {
+      confirmForSession(bookCode);
+      setRemembered(true);
+    }
+    setConfirmedPages((old) => new Set(old).add(page));
+    void confirmPage(client, { bookCode, language, page });
+  };
+  const data = pageQuery.data;
+  const pageCount = data?.pageCount ?? book.pageCount;
+
+  // Save the position (debounced).
+  useEffect(() => {
+    if (page === null || !data) return;
+    lastPages.set(bookCode, page);
+    const timer = setTimeout(() => {
+      readerApi
+        .savePosition({ bookCode, page, blockId: data.blocks[0]?.id ?? null, language })
+        .catch((error: unknown) => console.warn('Saving the position failed', error));
+    }, POSITION_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [bookCode, page, language, data]);
+
+  const markActions = useMarkActions(bookCode, language, book.bookName);
+  const { marks } = markActions;
+  const pageMarks = useMemo(() => marks.filter((m) => m.page === page), [marks, page]);
+  const bookmark = pageMarks.find((m) => m.kind === 'bookmark');
+
+  // AI notes, per page.
+  const [aiNotes, setAiNotes] = useState<Map<number, AiAnnotation[]>>(new Map());
+  const [aiNotesLoading, setAiNotesLoading] = useState(false);
+
+  // Panels and overlays.
+  const [tocOpen, setTocOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [panelTab, setPanelTab] = useState<PanelTab>('marks');
+  const [jumpOpen, setJumpOpen] = useState(false);
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [flashId, setFlashId] = useState<string | null>(null);
+  const [annotating, setAnnotating] = useState<SelectionAnchor | null>(null);
+  const [savingAnnotation, setSavingAnnotation] = useState(false);
+  const [ai, setAi] = useState<AiRequest | null>(null);
+  const [notePop, setNotePop] = useState<{ note: AiAnnotation; x: number; y: number } | null>(null);
+  const scrollTarget = useRef<string | null>(null);
+  const textRef = useRef<HTMLElement>(null);
+  const { selection, setSelection, clearSelection } = useTextSelection(textRef, narrow);
+  const inlinePanel = settings.mode === 'advanced' && wide;
+
+  const goTo = useCallback(
+    (target: number, blockId?: string | null) => {
+      const clamped = Math.min(Math.max(1, Math.round(target)), Math.max(1, pageCount));
+      scrollTarget.current = blockId ?? null;
+      setSelection(null);
+      setNotePop(null);
+      if (clamped === page && blockId) {
+        const element = document.getElementById(blockDomId(blockId));
+        element?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+        setFlashId(blockId);
+        scrollTarget.current = null;
+        return;
+      }
+      if (clamped !== page) {
+        setPage(clamped);
+        setExpanded(new Set());
+        if (!blockId) window.scrollTo?.({ top: 0 });
+      }
+    },
+    [page, pageCount, setSelection],
+  );
+
+  // After a jump, bring the block into view and let it glow for a moment.
+  useEffect(() => {
+    const target = scrollTarget.current;
+    if (!target || !data) return;
+    const element = document.getElementById(blockDomId(target));
+    if (!element) return;
+    scrollTarget.current = null;
+    element.scrollIntoView?.({ block: 'center' });
+    setFlashId(target);
+  }, [data]);
+  useEffect(() => {
+    if (!flashId) return;
+    const timer = setTimeout(() => setFlashId(null), 2200);
+    return () => clearTimeout(timer);
+  }, [flashId]);
+
+  const prev = useCallback(() => page !== null && page > 1 && goTo(page - 1), [page, goTo]);
+  const next = useCallback(() => page !== null && page < pageCount && goTo(page + 1), [page, pageCount, goTo]);
+  const { onTouchStart, onTouchEnd } = usePageTurns(prev, next);
+
+  const copy = async () => {
+    if (!selection) return;
+    const { quote } = selection.anchor;
+    clearSelection();
+    try {
+      await navigator.clipboard.writeText(quote);
+      void message.success(t('reader.selection.copied'));
+    } catch {
+      void message.warning(t('reader.selection.copyFailed'));
+    }
+  };
+
+  const saveAnnotation = async (content: string) => {
+    if (!annotating) return;
+    setSavingAnnotation(true);
+    try {
+      if (await markActions.addAnnotation(annotating, content)) setAnnotating(null);
+    } finally {
+      setSavingAnnotation(false);
+    }
+  };
+
+  const startAi = (kind: AiKind, level: RestateLevel = 'simple') => {
+    if (!selection) return;
+    const anchor = selection.anchor;
+    clearSelection();
+    setAi({ id: Date.now(), kind, anchor, level });
+  };
+
+  const requestAiNotes = async () => {
+    if (page === null) return;
+    setAiNotesLoading(true);
+    try {
+      const result = await paid((confirm) => readerApi.annotate({ bookCode, language, page, confirm }));
+      if (result) {
+        setAiNotes((old) => new Map(old).set(page, result.annotations));
+        if (result.charge.charged) void message.success(t('reader.ai.charged', { points: result.charge.points }));
+      }
+    } finally {
+      setAiNotesLoading(false);
+    }
+  };
+
+  const changeLanguage = (code: string) => {
+    if (code === language) return;
+    modal.confirm({
+      title: t('reader.language.confirmTitle'),
+      content: t('reader.language.confirmText'),
+      okText: t('reader.language.confirmOk'),
+      cancelText: t('common.cancel'),
+      onOk: () => {
+        setSettingsOpen(false);
+        useTabs.getState().addBook({ bookCode, name: book.bookName, language: code, cover: book.coverUrl });
+        void navigate(readerPath(bookCode, code));
+      },
+    });
+  };
+
+  /** Failed paragraphs tried again now (they are also retried by the server, later). */
+  const retry = useCallback(
+    (blockIds: string[]) => {
+      if (page === null) return;
+      retryBlocks(client, { bookCode, language, page }, blockIds, confirmed).catch((error: unknown) =>
+        message.error(errorMessage(error)),
+      );
+    },
+    [client, bookCode, language, page, confirmed, message],
+  );
+  const onRetry = useCallback((blockId: string) => retry([blockId]), [retry]);
+  const onToggleOriginal = useCallback(
+    (blockId: string) =>
+      setExpanded((old) => {
+        const copy = new Set(old);
+        if (copy.has(blockId)) copy.delete(blockId);
+        else copy.add(blockId);
+        return copy;
+      }),
+    [],
+  );
+  const onMarkClick = useCallback(
+    (mark: Mark) => {
+      if (mark.kind === 'annotation') {
+        setPanelTab('marks');
+        if (!inlinePanel) setPanelOpen(true);
+      }
+    },
+    [inlinePanel],
+  );
+  const onNoteClick = useCallback((note: AiAnnotation, event: React.MouseEvent<HTMLElement>) => {
+    const rect = event.currentTarget.getBoundingClientRect();
+    setNotePop({ note, x: rect.left + rect.width / 2, y: rect.bottom + 6 });
+  }, []);
+  const onLink = useCallback(
+    (target: string) => {
+      const element = document.getElementById(blockDomId(target));
+      if (element) {
+        element.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+        setFlashId(target);
+      } else void message.info(t('reader.noteElsewhere'));
+    },
+    [message, t],
+  );
+
+  const colors = schemeColors(settings);
+  const style = {
+    '--rd-bg': colors.background,
+    '--rd-fg': colors.text,
+    '--rd-size': `${settings.fontSize}px`,
+    '--rd-lh': String(settings.lineHeight),
+    '--rd-gap': `${settings.paragraphMargin}px`,
+  } as CSSProperties;
+
+  const chapter = data?.chapter;
+  const percent = page !== null && pageCount > 0 ? Math.round((page / pageCount) * 100) : 0;
+  const pageNotes = page !== null ? aiNotes.get(page) : undefined;
+
+  const panel = (
+    <Suspense fallback={loadingPart}>
+      <SidePanel
+        tab={panelTab}
+        onTab={setPanelTab}
+        bookCode={bookCode}
+        language={language}
+        page={page ?? 1}
+        features={features}
+        marks={marks}
+        marksLoading={markActions.loading}
+        onJump={(p, blockId) => {
+          if (!inlinePanel) setPanelOpen(false);
+          goTo(p, blockId);
+        }}
+        onDelete={(mark) => void markActions.deleteMark(mark)}
+        onExport={() => void markActions.exportNotes()}
+        aiNotes={pageNotes}
+        aiNotesLoading={aiNotesLoading}
+        onRequestAiNotes={() => void requestAiNotes()}
+      />
+    </Suspense>
+  );
+
+  const jump = (
+    <Suspense fallback={loadingPart}>
+      <JumpPanel
+        page={page ?? 1}
+        pageCount={pageCount}
+        percent={percent}
+        onGo={(target) => {
+          goTo(target);
+          setJumpOpen(false);
+        }}
+      />
+    </Suspense>
+  );
+
+  const settingsPanel = (
+    <Suspense fallback={loadingPart}>
+      <SettingsPanel language={language} onLanguage={changeLanguage} />
+    </Suspense>
+  );
+
+  return (
+    <div className={`yd-reader${colors.dark ? ' is-dark' : ''} yd-scheme-${settings.scheme}`} style={style}>
+      <ReaderBar
+        bookName={book.bookName}
+        chapterTitle={chapter?.title}
+        bookmarked={!!bookmark}
+        onToc={() => setTocOpen(true)}
+        onBookmark={() => page !== null && void markActions.toggleBookmark(page, bookmark, data?.blocks[0]?.id)}
+        onPanel={inlinePanel ? null : () => setPanelOpen(true)}
+        narrow={narrow}
+        settingsOpen={settingsOpen}
+        onSettingsOpen={setSettingsOpen}
+        settings={settingsPanel}
+      />
+
+      <div className={`yd-reader-body${inlinePanel ? ' has-side' : ''}`}>
+        <article
+          ref={textRef}
+          className="yd-reader-text"
+          onTouchStart={onTouchStart}
+          onTouchEnd={onTouchEnd}
+          aria-busy={pageQuery.isPending}
+        >
+          <PageArea
+            bookCode={bookCode}
+            originalLanguage={book.originalLanguage}
+            language={language}
+            page={page}
+            data={data}
+            error={pageQuery.error}
+            onRetry={() => void pageQuery.refetch()}
+            onConfirm={confirmThisPage}
+            onRetryUntranslated={retry}
+            render={(shown) => (
+              <PageView
+                data={shown}
+                mode={settings.mode}
+                originalLang={langTag(book.originalLanguage)}
+                targetLang={langTag(language)}
+                marks={pageMarks}
+                aiNotes={pageNotes ?? []}
+                expanded={expanded}
+                onToggleOriginal={onToggleOriginal}
+                onRetry={onRetry}
+                onMarkClick={onMarkClick}
+                onNoteClick={onNoteClick}
+                onLink={onLink}
+                onImageError={renewExpiredMedia}
+                flashId={flashId}
+              />
+            )}
+          />
+          <nav className="yd-pager" aria-label={t('reader.pager')}>
+            <Button icon={<LeftOutlined />} onClick={prev} disabled={page === null || page <= 1}>
+              <span className="yd-pager-label">{t('reader.prev')}</span>
+            </Button>
+            <Popover trigger="click" open={jumpOpen} onOpenChange={setJumpOpen} content={jump} destroyOnHidden>
+              <button type="button" className="yd-pager-where" aria-label={t('reader.jump.title')}>
+                {t('reader.pageOf', { page: page ?? 1, count: pageCount })} · {percent}%
+              </button>
+            </Popover>
+            <Button onClick={next} disabled={page === null || page >= pageCount}>
+              <span className="yd-pager-label">{t('reader.next')}</span>
+              <RightOutlined />
+            </Button>
+          </nav>
+        </article>
+        {inlinePanel && <aside className="yd-reader-side">{panel}</aside>}
+      </div>
+
+      <TocDrawer
+        chapters={book.chapters}
+        current={chapter?.index}
+        open={tocOpen}
+        onClose={() => setTocOpen(false)}
+        onGo={goTo}
+      />
+      {!inlinePanel && (
+        <Drawer
+          title={t('reader.panel.title')}
+          placement={narrow ? 'bottom' : 'right'}
+          open={panelOpen}
+          onClose={() => setPanelOpen(false)}
+          className="yd-reader-drawer"
+          styles={{ wrapper: narrow ? { height: '78vh' } : { width: 380 } }}
+        >
+          {panel}
+        </Drawer>
+      )}
+      {narrow && (
+        <Drawer
+          title={t('reader.settings.title')}
+          placement="bottom"
+          open={settingsOpen}
+          onClose={() => setSettingsOpen(false)}
+          styles={{ wrapper: { height: '80vh' } }}
+        >
+          {settingsPanel}
+        </Drawer>
+      )}
+
+      {selection && (
+        <SelectionToolbar
+          at={selection.at}
+          features={features}
+          onCopy={() => void copy()}
+          onHighlight={(color) => {
+            clearSelection();
+            void markActions.addStyled(selection.anchor, 'highlight', color);
+          }}
+          onUnderline={() => {
+            clearSelection();
+            void markActions.addStyled(selection.anchor, 'underline', 'blue');
+          }}
+          onAnnotate={() => {
+            setAnnotating(selection.anchor);
+            clearSelection();
+          }}
+          onAi={startAi}
+        />
+      )}
+      {ai && (
+        <AiCard
+          request={ai}
+          bookCode={bookCode}
+          language={language}
+          onLevel={(level) => setAi({ ...ai, id: Date.now(), level })}
+          onClose={() => setAi(null)}
+        />
+      )}
+      {notePop && (
+        <div
+          className="yd-note-pop"
+          role="dialog"
+          aria-label={notePop.note.term}
+          style={{ left: notePop.x, top: notePop.y }}
+          onMouseLeave={() => setNotePop(null)}
+        >
+          <strong>{notePop.note.term}</strong>
+          <p>{notePop.note.note}</p>
+          <Button size="small" type="link" onClick={() => setNotePop(null)}>
+            {t('reader.close')}
+          </Button>
+        </div>
+      )}
+      {annotating && (
+        <Suspense fallback={null}>
+          <AnnotationModal
+            key={`${annotating.blockId}-${annotating.start}`}
+            open
+            quote={annotating.quote}
+            saving={savingAnnotation}
+            onSave={(content) => void saveAnnotation(content)}
+            onCancel={() => setAnnotating(null)}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}
