@@ -32,6 +32,9 @@ import { PointsRepo } from './modules/points/points.repo.ts';
 import { UsersRepo } from './modules/users/users.repo.ts';
 import { UsersService } from './modules/users/users.service.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
+import { LookupService } from './modules/vocabulary/lookup.service.ts';
+import { VocabularyService } from './modules/vocabulary/vocabulary.service.ts';
+import { ReadingStatsService } from './modules/reading-stats/reading-stats.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -63,6 +66,9 @@ export interface Services {
   marks: MarksService;
   sharing: SharingService;
   feedback: FeedbackService;
+  lookup: LookupService;
+  vocabulary: VocabularyService;
+  readingStats: ReadingStatsService;
   limiter: RateLimiter;
   signer: UrlSigner;
   /** Changes of access, which the in-memory session and book caches follow. */
@@ -144,6 +150,7 @@ export function createServices(infra: Infrastructure): Services {
     queue: infra.queue,
     logger: infra.logger,
   });
+  const readingStats = new ReadingStatsService({ db: infra.db, books });
   return {
     auth,
     verification,
@@ -177,6 +184,17 @@ export function createServices(infra: Infrastructure): Services {
       logger: infra.logger,
       llm,
     }),
+    lookup: new LookupService({
+      db: infra.db,
+      books,
+      points: pointsService,
+      translation,
+      logger: infra.logger,
+      llm,
+      onLookup: (userId, bookId) => readingStats.lookedUp(userId, bookId),
+    }),
+    vocabulary: new VocabularyService({ db: infra.db, books }),
+    readingStats,
     limiter,
     signer,
     access,

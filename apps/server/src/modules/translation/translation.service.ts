@@ -69,6 +69,11 @@ export class TranslationService {
     return this.engines.map((e) => e.name);
   }
 
+  /** The enabled engine of this name, if any (the dictionary lookups use Microsoft's). */
+  enabledEngine(name: EngineName): TranslationEngine | undefined {
+    return this.engines.find((e) => e.name === name);
+  }
+
   /** How many requests the first engine of a chain may have in flight (for splitting a page into batches). */
   concurrencyFor(preferred?: string | null): number {
     return this.chainFor(preferred).engines[0]?.limits?.concurrency ?? 1;
