@@ -6,6 +6,7 @@ import {
   BookOutlined,
   CloudUploadOutlined,
   DollarOutlined,
+  FileSearchOutlined,
   GiftOutlined,
   KeyOutlined,
   MenuOutlined,
@@ -32,6 +33,7 @@ const NAV_PATHS = [
   '/books/user',
   '/book/upload',
   '/tabs/new',
+  '/vocabulary',
   '/integral',
   '/bug',
   '/admin/statistics',
@@ -47,6 +49,7 @@ function useNavItems(): MenuItem[] {
     { key: '/books/all', icon: <BookOutlined />, label: <Link to="/books/all">{t('nav.publicLibrary')}</Link> },
     { key: '/books/user', icon: <ReadOutlined />, label: <Link to="/books/user">{t('nav.myLibrary')}</Link> },
     { key: '/book/upload', icon: <CloudUploadOutlined />, label: <Link to="/book/upload">{t('nav.upload')}</Link> },
+    { key: '/vocabulary', icon: <FileSearchOutlined />, label: <Link to="/vocabulary">{t('nav.vocabulary')}</Link> },
     { key: '/integral', icon: <GiftOutlined />, label: <Link to="/integral">{t('nav.points')}</Link> },
     { key: '/bug', icon: <MessageOutlined />, label: <Link to="/bug">{t('nav.feedback')}</Link> },
   ];

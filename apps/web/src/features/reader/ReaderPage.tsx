@@ -9,7 +9,7 @@ import {
   type CSSProperties,
   type TouchEvent,
 } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Popover, Result, Spin, Tooltip } from 'antd';
 import {
@@ -43,6 +43,11 @@ import { PageArea } from './PageArea.tsx';
 import { confirmPage, pageQueryKey, retryBlocks, usePage } from './usePage.ts';
 import { useReaderSettingsSync } from './useReaderSettingsSync.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
+import type { LookupRequest } from './LookupCard.tsx';
+import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
+import { useReadAloud } from './useReadAloud.ts';
+import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
+import { sentenceOfAnchor } from './wordsToLearn.ts';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -50,6 +55,7 @@ const AnnotationModal = lazy(() => import('./AnnotationModal.tsx').then((m) => (
 const SidePanel = lazy(() => import('./SidePanel.tsx').then((m) => ({ default: m.SidePanel })));
 const JumpPanel = lazy(() => import('./JumpPanel.tsx').then((m) => ({ default: m.JumpPanel })));
 const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
+const LookupCard = lazy(() => import('./LookupCard.tsx').then((m) => ({ default: m.LookupCard })));
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
 
 /** The last page seen per book in this session, so that switching tabs shows it at once. */
@@ -234,6 +240,7 @@ function Reader({ book, language }: ReaderProps) {
   const [annotating, setAnnotating] = useState<SelectionAnchor | null>(null);
   const [savingAnnotation, setSavingAnnotation] = useState(false);
   const [ai, setAi] = useState<AiRequest | null>(null);
+  const [lookup, setLookup] = useState<LookupRequest | null>(null);
   const [notePop, setNotePop] = useState<{ note: AiAnnotation; x: number; y: number } | null>(null);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
@@ -261,6 +268,13 @@ function Reader({ book, language }: ReaderProps) {
     [page, pageCount],
   );
 
+  // Arriving from the vocabulary book: open the page of the saved word, at its paragraph.
+  const jumpTo = (useLocation().state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo;
+  useEffect(() => {
+    if (jumpTo) goTo(jumpTo.page, jumpTo.blockId);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per arrival
+  }, [jumpTo]);
+
   // After a jump, bring the block into view and let it glow for a moment.
   useEffect(() => {
     const target = scrollTarget.current;
@@ -279,6 +293,15 @@ function Reader({ book, language }: ReaderProps) {
 
   const prev = useCallback(() => page !== null && page > 1 && goTo(page - 1), [page, goTo]);
   const next = useCallback(() => page !== null && page < pageCount && goTo(page + 1), [page, pageCount, goTo]);
+  const aloud = useReadAloud({
+    data,
+    page,
+    pageCount,
+    originalLang: langTag(book.originalLanguage),
+    targetLang: langTag(language),
+    onNextPage: next,
+  });
+  useReadingHeartbeat(bookCode, page, aloud.state === 'playing');
 
   // Keyboard: ←/→ and PgUp/PgDn turn pages.
   useEffect(() => {
@@ -403,6 +426,22 @@ function Reader({ book, language }: ReaderProps) {
     const anchor = selection.anchor;
     clearSelection();
     setAi({ id: Date.now(), kind, anchor, level });
+  };
+
+  const startLookup = () => {
+    if (!selection) return;
+    const { anchor } = selection;
+    const rect = window.getSelection()?.rangeCount
+      ? window.getSelection()!.getRangeAt(0).getBoundingClientRect()
+      : null;
+    const sentence = sentenceOfAnchor(anchor);
+    clearSelection();
+    setLookup({
+      id: Date.now(),
+      anchor,
+      sentence,
+      at: narrow || !rect ? null : { x: rect.left + rect.width / 2, y: rect.bottom + 8 },
+    });
   };
 
   const deleteMark = async (mark: Mark) => {
@@ -607,6 +646,12 @@ function Reader({ book, language }: ReaderProps) {
             />
           </Tooltip>
         )}
+        <ReadAloudControl
+          aloud={aloud}
+          translated={data?.translated ?? book.originalLanguage !== language}
+          original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
+          target={{ code: language, tag: langTag(language) }}
+        />
         {narrow ? (
           <Button
             type="text"
@@ -753,8 +798,21 @@ function Reader({ book, language }: ReaderProps) {
             clearSelection();
           }}
           onAi={startAi}
+          onLookup={!selection.anchor.inTranslation && features.has('explanation') ? startLookup : undefined}
         />
       )}
+      {lookup && (
+        <Suspense fallback={null}>
+          <LookupCard
+            request={lookup}
+            bookCode={bookCode}
+            language={language}
+            wordLang={langTag(book.originalLanguage)}
+            onClose={() => setLookup(null)}
+          />
+        </Suspense>
+      )}
+      <ReadAloudBar aloud={aloud} />
       {ai && (
         <AiCard
           request={ai}
