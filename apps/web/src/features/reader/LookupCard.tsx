@@ -110,7 +110,11 @@ export function LookupCard({ request, bookCode, language, wordLang, onClose }: L
     }
   };
 
-  const style = request.at ? { left: request.at.x, top: request.at.y } : undefined;
+  // Centred under the selection, kept inside the window (the card is at most 360 px wide).
+  const half = Math.min(180, window.innerWidth / 2 - 12);
+  const style = request.at
+    ? { left: Math.min(Math.max(request.at.x, half + 12), window.innerWidth - half - 12), top: request.at.y }
+    : undefined;
   const entry = result?.entry;
   return (
     <section

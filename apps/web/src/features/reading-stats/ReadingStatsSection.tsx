@@ -13,6 +13,7 @@ const CALENDAR_DAYS = 182;
 export function useFormatDuration(): (seconds: number) => string {
   const { t } = useTranslation();
   return (seconds) => {
+    if (seconds > 0 && seconds < 60) return t('stats.underAMinute');
     const minutes = Math.floor(seconds / 60);
     return minutes >= 60
       ? t('stats.hoursMinutes', { hours: Math.floor(minutes / 60), minutes: minutes % 60 })

@@ -103,7 +103,7 @@ export function ReviewSession({ bookCode, onClose }: { bookCode?: string; onClos
                 </p>
                 {word.usage && <p className="yd-muted yd-review-usage">{word.usage}</p>}
                 {word.note && <p className="yd-review-note">{word.note}</p>}
-                <p className="yd-muted">《{word.bookTitle}》</p>
+                <p className="yd-muted">{t('vocabulary.bookTitle', { title: word.bookTitle })}</p>
               </div>
             )}
           </div>

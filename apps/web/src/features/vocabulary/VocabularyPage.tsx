@@ -98,8 +98,8 @@ function WordItem({ word, onChanged }: { word: VocabularyWord; onChanged: () => 
       </Typography.Paragraph>
       <div className="yd-word-foot">
         <span className="yd-muted">
-          《{word.bookTitle}》{word.chapterTitle ? ` · ${word.chapterTitle}` : ''} ·{' '}
-          {t('vocabulary.page', { page: word.page })}
+          {t('vocabulary.bookTitle', { title: word.bookTitle })}
+          {word.chapterTitle ? ` · ${word.chapterTitle}` : ''} · {t('vocabulary.page', { page: word.page })}
         </span>
         <span className="yd-word-actions">
           {word.bookCode ? (
@@ -213,7 +213,10 @@ export default function VocabularyPage() {
             }}
             options={[
               { value: '', label: t('vocabulary.allBooks') },
-              ...(data?.books ?? []).map((b) => ({ value: b.bookCode, label: `《${b.bookTitle}》 ${b.words}` })),
+              ...(data?.books ?? []).map((b) => ({
+                value: b.bookCode,
+                label: `${t('vocabulary.bookTitle', { title: b.bookTitle })} ${b.words}`,
+              })),
             ]}
             style={{ minWidth: 200 }}
             aria-label={t('vocabulary.allBooks')}
