@@ -31,6 +31,8 @@ import { translationRoutes } from './modules/translation/translation.routes.ts';
 import { marksRoutes } from './modules/marks/marks.routes.ts';
 import { sharingRoutes } from './modules/sharing/sharing.routes.ts';
 import { feedbackRoutes } from './modules/feedback/feedback.routes.ts';
+import { vocabularyRoutes } from './modules/vocabulary/vocabulary.routes.ts';
+import { readingStatsRoutes } from './modules/reading-stats/reading-stats.routes.ts';
 import type { Notifier } from './lib/notifier.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
@@ -110,6 +112,8 @@ export async function buildApp(
       await api.register(marksRoutes, { services, guards });
       await api.register(sharingRoutes, { services, guards });
       await api.register(feedbackRoutes, { services, guards });
+      await api.register(vocabularyRoutes, { services, guards });
+      await api.register(readingStatsRoutes, { services, guards });
       await api.register(mediaRoutes, { media: services.media });
     },
     { prefix: '/api' },

@@ -34,6 +34,9 @@ import { PointsRepo } from './modules/points/points.repo.ts';
 import { UsersRepo } from './modules/users/users.repo.ts';
 import { UsersService } from './modules/users/users.service.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
+import { LookupService } from './modules/vocabulary/lookup.service.ts';
+import { VocabularyService } from './modules/vocabulary/vocabulary.service.ts';
+import { ReadingStatsService } from './modules/reading-stats/reading-stats.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -71,6 +74,9 @@ export interface Services {
   marks: MarksService;
   sharing: SharingService;
   feedback: FeedbackService;
+  lookup: LookupService;
+  vocabulary: VocabularyService;
+  readingStats: ReadingStatsService;
   limiter: RateLimiter;
   signer: UrlSigner;
   /** Changes of access, which the in-memory session and book caches follow. */
@@ -155,6 +161,7 @@ export function createServices(infra: Infrastructure): Services {
     queue: infra.queue,
     logger: infra.logger,
   });
+  const readingStats = new ReadingStatsService({ db: infra.db, books });
   return {
     auth,
     verification,
@@ -198,6 +205,17 @@ export function createServices(infra: Infrastructure): Services {
       logger: infra.logger,
       llm: (use) => aiModels.client(use),
     }),
+    lookup: new LookupService({
+      db: infra.db,
+      books,
+      points: pointsService,
+      translation,
+      logger: infra.logger,
+      llm: () => aiModels.client('explanation'),
+      onLookup: (userId, bookId) => readingStats.lookedUp(userId, bookId),
+    }),
+    vocabulary: new VocabularyService({ db: infra.db, books }),
+    readingStats,
     limiter,
     signer,
     access,

@@ -86,6 +86,14 @@ const fresh = {
   bookmark: async (c: Ctx) =>
     (await c.t.call('POST', '/api/reader/bookmark', { token: c.tokens.owner, body: { bookCode: c.P, page: 1 } })).data
       .id,
+  /** A word the owner saved to their vocabulary book. */
+  word: async (c: Ctx) =>
+    (
+      await c.t.call('POST', '/api/vocabulary', {
+        token: c.tokens.owner,
+        body: { bookCode: c.P, language: 'en', blockId: 'c1-b2', text: `词${randomBytes(4).toString('hex')}` },
+      })
+    ).data.id,
   /** A link to a new private book (accepting it must not give anyone access to P). */
   share: async (c: Ctx) => {
     const code = await seedChineseBook(c.t, 'owner');
@@ -476,6 +484,51 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
       body: { bookCode: c.P, language: 'en', query: '通灵' },
     }),
     expect: UNSHARED_FEATURE,
+  },
+
+  'POST /api/reader/lookup': {
+    call: (c) => ({
+      method: 'POST',
+      url: '/api/reader/lookup',
+      body: { bookCode: c.P, language: 'en', text: '通灵', sentence: '而借通灵之说' },
+    }),
+    expect: READ_P,
+  },
+  'POST /api/reader/activity': {
+    call: (c) => ({ method: 'POST', url: '/api/reader/activity', body: { bookCode: c.P, page: 1 } }),
+    expect: READ_P,
+  },
+  'GET /api/reading-stats': { call: () => ({ method: 'GET', url: '/api/reading-stats' }), expect: USER_OK },
+
+  // ---------- vocabulary ----------
+  'GET /api/vocabulary': { call: () => ({ method: 'GET', url: '/api/vocabulary' }), expect: USER_OK },
+  'POST /api/vocabulary': {
+    call: (c) => ({
+      method: 'POST',
+      url: '/api/vocabulary',
+      body: { bookCode: c.P, language: 'en', blockId: 'c1-b2', text: '通灵' },
+    }),
+    expect: READ_P,
+  },
+  'GET /api/vocabulary/export': {
+    call: () => ({ method: 'GET', url: '/api/vocabulary/export?format=csv' }),
+    expect: USER_OK,
+  },
+  'PUT /api/vocabulary/{id}': {
+    call: async (c) => ({ method: 'PUT', url: `/api/vocabulary/${await fresh.word(c)}`, body: { note: 'n' } }),
+    expect: OWNER_THING,
+  },
+  'DELETE /api/vocabulary/{id}': {
+    call: async (c) => ({ method: 'DELETE', url: `/api/vocabulary/${await fresh.word(c)}` }),
+    expect: OWNER_THING,
+  },
+  'POST /api/vocabulary/{id}/review': {
+    call: async (c) => ({
+      method: 'POST',
+      url: `/api/vocabulary/${await fresh.word(c)}/review`,
+      body: { result: 'known' },
+    }),
+    expect: OWNER_THING,
   },
 
   // ---------- feedback ----------

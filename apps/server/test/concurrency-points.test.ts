@@ -26,7 +26,15 @@ const PARAGRAPH_CHARS = 1000;
 const PARAGRAPHS_PER_PAGE = 2;
 const PAGES = 30;
 /** Default prices (points.service.ts DEFAULT_PRICES). */
-const PRICE = { translation: 2, translationCached: 1, explanation: 2, annotation: 5, search: 3 };
+const PRICE = {
+  translation: 2,
+  translationCached: 1,
+  explanation: 2,
+  annotation: 5,
+  search: 3,
+  lookup: 2,
+  lookupCached: 1,
+};
 const PAGE_CHARS = PARAGRAPH_CHARS * PARAGRAPHS_PER_PAGE;
 const CACHED_PAGE = Math.ceil((PAGE_CHARS * PRICE.translationCached) / 1000);
 const FRESH_PAGE = Math.ceil((PAGE_CHARS * PRICE.translation) / 1000);
@@ -285,6 +293,57 @@ describe('points under concurrency', () => {
     expect(count(results, (r) => r.status === 402 && r.data.key === 'insufficientPoints')).toBe(PARALLEL - 2);
     expect(await expenditures(reader.id, 'search')).toHaveLength(2);
     expect(await balanceOf(reader.id)).toEqual({ balance: 1, held: 0 });
+    await expectLedgersMatchBalances();
+  });
+
+  it('looks a word up once for everyone and answers only the lookups a balance covers: 20 at once', async () => {
+    // A slow model: the 20 lookups of a word nobody asked about yet are all under way before it answers.
+    llm.setBehaviour({
+      latencyMs: 150,
+      reply: () => JSON.stringify({ meaning: 'the stone that can speak with spirits', pronunciation: 'tōng líng' }),
+    });
+    const word = { bookCode: dream, language: 'en', text: '通灵', sentence: '而借通灵之说，撰此石头记一书也。' };
+    const lookup = (token: string, i: number, ip = `10.5.0.${i + 1}`) =>
+      t.call('POST', '/api/reader/lookup', { token, body: word, ip });
+    const poor = await userWith('wordy', 2 * PRICE.lookup + 1);
+    const before = chatCalls(llm);
+    const results = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => lookup(poor.token, i)));
+    llm.setBehaviour({ latencyMs: 0 });
+    // One model call however many asked at once; never more answers than were paid for.
+    expect(chatCalls(llm) - before).toBe(1);
+    const answered = results.filter((r) => r.code === 0);
+    expect(answered.length).toBeGreaterThanOrEqual(2);
+    expect(answered.every((r) => r.data.charge.charged && r.data.entry.meaning.startsWith('the stone'))).toBe(true);
+    expect(count(results, (r) => r.status === 402 && r.data.key === 'insufficientPoints')).toBe(
+      PARALLEL - answered.length,
+    );
+    const charges = await expenditures(poor.id, 'lookup');
+    expect(charges).toHaveLength(answered.length);
+    const spent = answered.reduce((n, r) => n + (r.data.charge.points as number), 0);
+    expect(charges.reduce((n, c) => n + Number(c.points), 0)).toBe(spent);
+    // The one whose call made the entry paid the full price; the others got it made, at the cached price.
+    expect(answered.map((r) => r.data.charge.points).sort()).toEqual([
+      ...Array(answered.length - 1).fill(PRICE.lookupCached),
+      PRICE.lookup,
+    ]);
+    expect(await balanceOf(poor.id)).toEqual({ balance: 2 * PRICE.lookup + 1 - spent, held: 0 });
+
+    // Another reader gets the entry from the cache, at the cached price, without a call.
+    const other = await userWith('wordy2', 10);
+    const cached = await lookup(other.token, 0, '10.5.1.1');
+    expect(cached.data).toMatchObject({ cached: true, charge: { points: PRICE.lookupCached, charged: true } });
+    expect(chatCalls(llm) - before).toBe(1);
+
+    // Cached lookups, 20 at once, on a balance that covers 2 of them: exactly 2 answered.
+    const thrifty = await userWith('wordy3', 2 * PRICE.lookupCached);
+    const race = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => lookup(thrifty.token, i, `10.5.2.${i + 1}`)),
+    );
+    expect(count(race, (r) => r.code === 0 && r.data.cached && r.data.charge.charged)).toBe(2);
+    expect(count(race, (r) => r.status === 402 && r.data.key === 'insufficientPoints')).toBe(PARALLEL - 2);
+    expect(await expenditures(thrifty.id, 'lookup')).toHaveLength(2);
+    expect(await balanceOf(thrifty.id)).toEqual({ balance: 0, held: 0 });
+    expect(chatCalls(llm) - before).toBe(1);
     await expectLedgersMatchBalances();
   });
 

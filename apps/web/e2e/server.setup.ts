@@ -20,6 +20,33 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The test LLM as a learner's dictionary: a JSON entry for the word, in the reader's language (Chinese or English). */
+function dictionaryEntry(system: string, user: string): string {
+  const word = /Word: (.*)/.exec(user)?.[1] ?? '';
+  const chinese = /the reader reads Chinese/.test(system);
+  return JSON.stringify(
+    chinese
+      ? {
+          lemma: '',
+          meaning: `（测试词典）“${word}”在这句话里的意思：推断、察觉`,
+          pronunciation: `/${word.toLowerCase()}/`,
+          partOfSpeech: '动词',
+          usage: `I could ${word.toLowerCase()} nothing from his face.`,
+          usageTranslation: '从他的脸上我什么也看不出来。',
+          alternatives: ['推论', '演绎'],
+        }
+      : {
+          lemma: '',
+          meaning: `(test dictionary) what “${word}” means in this sentence: to work out, to notice`,
+          pronunciation: `/${word.toLowerCase()}/`,
+          partOfSpeech: 'verb',
+          usage: `I could ${word.toLowerCase()} nothing from his face.`,
+          usageTranslation: 'Nothing could be read from his face.',
+          alternatives: ['to infer', 'to deduce'],
+        },
+  );
+}
+
 /** Starts Yidu exactly as `npm start` does (after the build), on free ports and a fresh data directory. */
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-e2e-'));
@@ -34,6 +61,7 @@ export default async function setup(project: TestProject) {
     // Readable answers for the AI cards; translations and JSON tasks keep the protocol's default echo.
     reply: ({ messages }) => {
       const system = messages.find((m) => m.role === 'system')?.content ?? '';
+      if (system.includes("learner's dictionary")) return dictionaryEntry(system, messages[1]?.content ?? '');
       return /explain/i.test(system) && !/json/i.test(system)
         ? 'This passage introduces the scene and its speaker. (AI explanation from the test LLM)'
         : undefined;

@@ -73,6 +73,8 @@ export const ERRORS = {
   requestIdReused: { status: 409, message: 'This request id was already used for another request' },
   aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
+  lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },
+  wordNotFound: { status: 404, message: 'This word is not in the dictionary' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -9,3 +9,4 @@ export * from './ai.ts';
 export * from './marks.ts';
 export * from './social.ts';
 export * from './llm-presets.ts';
+export * from './vocabulary.ts';

@@ -424,6 +424,71 @@ export interface AuditLogTable {
   created_at: CreatedAt;
 }
 
+export interface WordLookupsTable {
+  id: GeneratedBigId;
+  key_hash: string;
+  source_lang: string;
+  target_lang: string;
+  engine: string;
+  model: string;
+  text: string;
+  entry: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface VocabularyWordsTable {
+  id: GeneratedBigId;
+  user_id: number;
+  book_id: number | null;
+  book_title: string;
+  chapter_title: Generated<string>;
+  text: string;
+  text_key: string;
+  lemma: Generated<string>;
+  meaning: Generated<string>;
+  pronunciation: Generated<string>;
+  part_of_speech: Generated<string>;
+  usage: Generated<string>;
+  note: Generated<string>;
+  sentence: Generated<string>;
+  source_lang: string;
+  target_lang: string;
+  block_id: string;
+  page: number;
+  start_offset: number | null;
+  end_offset: number | null;
+  box: Generated<number>;
+  due_at: Timestamp;
+  reviews: Generated<number>;
+  lapses: Generated<number>;
+  last_reviewed_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ReadingHeartbeatsTable {
+  user_id: number;
+  last_at: Date | string;
+  time_zone: Generated<string>;
+}
+
+export interface ReadingDaysTable {
+  user_id: number;
+  book_id: number;
+  /** A date column: read as 'YYYY-MM-DD' (the pg type parser is set for dates). */
+  day: ColumnType<string, string, string>;
+  seconds: Generated<number>;
+  lookups: Generated<number>;
+  last_at: Timestamp;
+}
+
+export interface ReadingPagesTable {
+  user_id: number;
+  book_id: number;
+  day: ColumnType<string, string, string>;
+  page: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -455,6 +520,11 @@ export interface Database {
   share_grants: ShareGrantsTable;
   feedback: FeedbackTable;
   audit_log: AuditLogTable;
+  word_lookups: WordLookupsTable;
+  vocabulary_words: VocabularyWordsTable;
+  reading_heartbeats: ReadingHeartbeatsTable;
+  reading_days: ReadingDaysTable;
+  reading_pages: ReadingPagesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

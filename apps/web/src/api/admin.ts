@@ -167,6 +167,8 @@ export const PRICE_KEYS = [
   'advancedExplanation',
   'restatement',
   'search',
+  'lookup',
+  'lookupCached',
   'ocrPage',
   'footnoteSplit',
 ] as const;

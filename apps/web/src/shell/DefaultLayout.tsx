@@ -8,6 +8,7 @@ import {
   CloudUploadOutlined,
   RobotOutlined,
   DollarOutlined,
+  FileSearchOutlined,
   GiftOutlined,
   KeyOutlined,
   MenuOutlined,
@@ -35,6 +36,7 @@ const NAV_PATHS = [
   '/books/user',
   '/book/upload',
   '/tabs/new',
+  '/vocabulary',
   '/integral',
   '/bug',
   '/admin/statistics',
@@ -50,6 +52,7 @@ function useNavItems(): MenuItem[] {
     { key: '/books/all', icon: <BookOutlined />, label: <Link to="/books/all">{t('nav.publicLibrary')}</Link> },
     { key: '/books/user', icon: <ReadOutlined />, label: <Link to="/books/user">{t('nav.myLibrary')}</Link> },
     { key: '/book/upload', icon: <CloudUploadOutlined />, label: <Link to="/book/upload">{t('nav.upload')}</Link> },
+    { key: '/vocabulary', icon: <FileSearchOutlined />, label: <Link to="/vocabulary">{t('nav.vocabulary')}</Link> },
     { key: '/integral', icon: <GiftOutlined />, label: <Link to="/integral">{t('nav.points')}</Link> },
     { key: '/bug', icon: <MessageOutlined />, label: <Link to="/bug">{t('nav.feedback')}</Link> },
   ];

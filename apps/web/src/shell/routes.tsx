@@ -16,6 +16,7 @@ const SharePage = lazyPage(() => import('../features/sharing/SharePage.tsx'));
 const ShareRecipientPage = lazyPage(() => import('../features/sharing/ShareRecipientPage.tsx'));
 const SettingsPage = lazyPage(() => import('../features/account/SettingsPage.tsx'));
 const PointsPage = lazyPage(() => import('../features/points/PointsPage.tsx'));
+const VocabularyPage = lazyPage(() => import('../features/vocabulary/VocabularyPage.tsx'));
 const FeedbackPage = lazyPage(() => import('../features/feedback/FeedbackPage.tsx'));
 const StatisticsPage = lazyPage(() => import('../features/admin/StatisticsPage.tsx'));
 const ErrorBooksPage = lazyPage(() => import('../features/admin/ErrorBooksPage.tsx'));
@@ -79,6 +80,7 @@ export const routes: RouteObject[] = [
               { path: '/book/share/:id', element: <ShareRecipientPage /> },
               { path: '/user-settings', element: <SettingsPage /> },
               { path: '/integral', element: <PointsPage /> },
+              { path: '/vocabulary', element: <VocabularyPage /> },
               { path: '/bug', element: <FeedbackPage /> },
             ],
           },

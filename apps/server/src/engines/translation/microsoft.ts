@@ -175,6 +175,32 @@ export class MicrosoftEngine implements TranslationEngine {
     return headers;
   }
 
+  /**
+   * POSTs a JSON body to another call of the same API (the dictionary, transliteration) with this
+   * engine's credentials, fetching a new keyless token once when the old one was refused.
+   */
+  async post(path: string, params: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<unknown> {
+    const query = new URLSearchParams({ 'api-version': '3.0', ...params });
+    const send = async () =>
+      httpJson({
+        engine: this.name,
+        url: `${this.apiBase}${path}?${query.toString()}`,
+        method: 'POST',
+        headers: await this.headers(signal),
+        body: JSON.stringify(body),
+        signal,
+        timeoutMs: this.timeoutMs,
+        describeError: describeMicrosoftError,
+      });
+    try {
+      return await send();
+    } catch (err) {
+      if (!(err instanceof EngineError && err.status === 401 && this.keyless)) throw err;
+      this.token = undefined;
+      return send();
+    }
+  }
+
   async translate(input: TranslateInput): Promise<TranslateOutput> {
     const to = MICROSOFT_LANGUAGES[input.to];
     const from = sourceCode(input.from, MICROSOFT_LANGUAGES, MICROSOFT_OTHER_SOURCES);

@@ -4,6 +4,7 @@ import type { Services } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { authOf, callerOf, type Guards } from '../../plugins/auth.ts';
 import { AdminService } from './admin.service.ts';
+import { DEFAULT_PRICES, type PricedAction } from '../points/points.service.ts';
 
 const Day = z
   .string()
@@ -182,17 +183,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         security,
         summary: 'Change prices (points per action)',
         body: z.partialRecord(
-          z.enum([
-            'translation',
-            'translationCached',
-            'annotation',
-            'explanation',
-            'advancedExplanation',
-            'restatement',
-            'search',
-            'ocrPage',
-            'footnoteSplit',
-          ]),
+          z.enum(Object.keys(DEFAULT_PRICES) as [PricedAction, ...PricedAction[]]),
           z.number().int().min(0).max(100_000),
         ),
         response: { 200: envelopeOf(Prices) },

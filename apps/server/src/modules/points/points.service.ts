@@ -21,6 +21,9 @@ export const DEFAULT_PRICES = {
   advancedExplanation: 5,
   restatement: 2,
   search: 3,
+  /** A word looked up where it stands (its engine call made for this reader), and one from the shared cache. */
+  lookup: 2,
+  lookupCached: 1,
   ocrPage: 1,
   footnoteSplit: 10,
 } as const;

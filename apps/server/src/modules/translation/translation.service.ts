@@ -42,6 +42,7 @@ export class TranslationService {
   private readonly db: Db;
   private readonly logger: Logger;
   private engines: TranslationEngine[] = [];
+  private unwrapped = new Map<EngineName, TranslationEngine>();
   private readonly chains = new Map<string, TranslationChain>();
 
   private readonly observe: ((engine: TranslationEngine, settings: EngineSettings) => TranslationEngine) | undefined;
@@ -62,21 +63,32 @@ export class TranslationService {
   /** Rebuilds the engines (at start and whenever an admin saves the engine settings). */
   setSettings(settings: EngineSettings[]): void {
     const engines: TranslationEngine[] = [];
+    const unwrapped = new Map<EngineName, TranslationEngine>();
     for (const s of settings.filter((e) => e.enabled)) {
       try {
         const engine = createEngine(s);
+        unwrapped.set(engine.name, engine);
         engines.push(this.observe ? this.observe(engine, s) : engine);
       } catch (error) {
         this.logger.error({ engine: s.name, err: error }, 'translation engine left out: its settings are incomplete');
       }
     }
     this.engines = engines;
+    this.unwrapped = unwrapped;
     this.chains.clear();
   }
 
   /** The engines users may choose from, in the admin's order. */
   enabledEngines(): EngineName[] {
     return this.engines.map((e) => e.name);
+  }
+
+  /**
+   * The enabled engine of this name as created, without the health measurement around it: the
+   * dictionary lookups use Microsoft's own endpoints (see MicrosoftDictionary).
+   */
+  enabledEngine(name: EngineName): TranslationEngine | undefined {
+    return this.unwrapped.get(name);
   }
 
   /** How many requests the first engine of a chain may have in flight (for splitting a page into batches). */

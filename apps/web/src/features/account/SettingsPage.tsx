@@ -13,6 +13,7 @@ import { useLanguageNames } from '../books/bookUtils.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 import { DeleteAccountSection, EmailSection, PasswordSection, SessionsSection } from './SecuritySections.tsx';
 import { useSaveUser, useSettingsAction } from './useSaveUser.ts';
+import { ReadingStatsSection } from '../reading-stats/ReadingStatsSection.tsx';
 import '../books/books.css';
 import './account.css';
 
@@ -203,7 +204,7 @@ function PreferencesSection({ user }: { user: UserInfo }) {
   );
 }
 
-const SECTIONS = ['profile', 'email', 'password', 'languages', 'preferences', 'sessions', 'delete'] as const;
+const SECTIONS = ['profile', 'reading', 'email', 'password', 'languages', 'preferences', 'sessions', 'delete'] as const;
 
 /** /user-settings: the personal center. Each change shows its own success or failure message (SPEC §8.4). */
 export default function SettingsPage() {
@@ -239,6 +240,9 @@ export default function SettingsPage() {
             <>
               <Section id="settings-profile" title={t('settings.section.profile')}>
                 <ProfileSection user={user} />
+              </Section>
+              <Section id="settings-reading" title={t('settings.section.reading')}>
+                <ReadingStatsSection />
               </Section>
               <Section id="settings-email" title={t('settings.section.email')} hint={t('settings.emailHint')}>
                 <EmailSection user={user} />

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Popover, Spin } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
@@ -28,6 +28,11 @@ import { useMarkActions } from './useMarkActions.ts';
 import { usePageTurns } from './usePageTurns.ts';
 import { useTextSelection } from './useTextSelection.ts';
 import { lastPages } from './lastPages.ts';
+import type { LookupRequest } from './LookupCard.tsx';
+import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
+import { useReadAloud } from './useReadAloud.ts';
+import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
+import { sentenceOfAnchor } from './wordsToLearn.ts';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -35,6 +40,7 @@ const AnnotationModal = lazy(() => import('./AnnotationModal.tsx').then((m) => (
 const SidePanel = lazy(() => import('./SidePanel.tsx').then((m) => ({ default: m.SidePanel })));
 const JumpPanel = lazy(() => import('./JumpPanel.tsx').then((m) => ({ default: m.JumpPanel })));
 const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
+const LookupCard = lazy(() => import('./LookupCard.tsx').then((m) => ({ default: m.LookupCard })));
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
 
 const POSITION_DELAY_MS = 700;
@@ -128,6 +134,7 @@ export function Reader({ book, language }: ReaderProps) {
   const [annotating, setAnnotating] = useState<SelectionAnchor | null>(null);
   const [savingAnnotation, setSavingAnnotation] = useState(false);
   const [ai, setAi] = useState<AiRequest | null>(null);
+  const [lookup, setLookup] = useState<LookupRequest | null>(null);
   const [notePop, setNotePop] = useState<{ note: AiAnnotation; x: number; y: number } | null>(null);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
@@ -156,6 +163,13 @@ export function Reader({ book, language }: ReaderProps) {
     [page, pageCount, setSelection],
   );
 
+  // Arriving from the vocabulary book: open the page of the saved word, at its paragraph.
+  const jumpTo = (useLocation().state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo;
+  useEffect(() => {
+    if (jumpTo) goTo(jumpTo.page, jumpTo.blockId);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per arrival
+  }, [jumpTo]);
+
   // After a jump, bring the block into view and let it glow for a moment.
   useEffect(() => {
     const target = scrollTarget.current;
@@ -175,6 +189,15 @@ export function Reader({ book, language }: ReaderProps) {
   const prev = useCallback(() => page !== null && page > 1 && goTo(page - 1), [page, goTo]);
   const next = useCallback(() => page !== null && page < pageCount && goTo(page + 1), [page, pageCount, goTo]);
   const { onTouchStart, onTouchEnd } = usePageTurns(prev, next);
+  const aloud = useReadAloud({
+    data,
+    page,
+    pageCount,
+    originalLang: langTag(book.originalLanguage),
+    targetLang: langTag(language),
+    onNextPage: next,
+  });
+  useReadingHeartbeat(bookCode, page, aloud.state === 'playing');
 
   const copy = async () => {
     if (!selection) return;
@@ -203,6 +226,22 @@ export function Reader({ book, language }: ReaderProps) {
     const anchor = selection.anchor;
     clearSelection();
     setAi({ id: Date.now(), kind, anchor, level });
+  };
+
+  const startLookup = () => {
+    if (!selection) return;
+    const { anchor } = selection;
+    const rect = window.getSelection()?.rangeCount
+      ? window.getSelection()!.getRangeAt(0).getBoundingClientRect()
+      : null;
+    const sentence = sentenceOfAnchor(anchor);
+    clearSelection();
+    setLookup({
+      id: Date.now(),
+      anchor,
+      sentence,
+      at: narrow || !rect ? null : { x: rect.left + rect.width / 2, y: rect.bottom + 8 },
+    });
   };
 
   const requestAiNotes = async () => {
@@ -349,6 +388,14 @@ export function Reader({ book, language }: ReaderProps) {
         settingsOpen={settingsOpen}
         onSettingsOpen={setSettingsOpen}
         settings={settingsPanel}
+        tools={
+          <ReadAloudControl
+            aloud={aloud}
+            translated={data?.translated ?? book.originalLanguage !== language}
+            original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
+            target={{ code: language, tag: langTag(language) }}
+          />
+        }
       />
 
       <div className={`yd-reader-body${inlinePanel ? ' has-side' : ''}`}>
@@ -455,8 +502,21 @@ export function Reader({ book, language }: ReaderProps) {
             clearSelection();
           }}
           onAi={startAi}
+          onLookup={!selection.anchor.inTranslation && features.has('explanation') ? startLookup : undefined}
         />
       )}
+      {lookup && (
+        <Suspense fallback={null}>
+          <LookupCard
+            request={lookup}
+            bookCode={bookCode}
+            language={language}
+            wordLang={langTag(book.originalLanguage)}
+            onClose={() => setLookup(null)}
+          />
+        </Suspense>
+      )}
+      <ReadAloudBar aloud={aloud} />
       {ai && (
         <AiCard
           request={ai}

@@ -16,6 +16,8 @@ interface ReaderBarProps {
   settingsOpen: boolean;
   onSettingsOpen: (open: boolean) => void;
   settings: ReactNode;
+  /** More tools, before the settings (read aloud). */
+  tools?: ReactNode;
 }
 
 /** The reader's bar: contents, book and chapter, bookmark, side panel, reading settings. */
@@ -46,6 +48,7 @@ export function ReaderBar(props: ReaderBarProps) {
           <Button type="text" icon={<ProfileOutlined />} aria-label={t('reader.panel.open')} onClick={props.onPanel} />
         </Tooltip>
       )}
+      {props.tools}
       {props.narrow ? (
         <Button
           type="text"

@@ -5,6 +5,7 @@ import {
   CopyOutlined,
   EditOutlined,
   ExperimentOutlined,
+  FileSearchOutlined,
   ReadOutlined,
   UnderlineOutlined,
 } from '@ant-design/icons';
@@ -24,6 +25,8 @@ export interface SelectionToolbarProps {
   onUnderline: () => void;
   onAnnotate: () => void;
   onAi: (kind: AiKind, level?: RestateLevel) => void;
+  /** Look the selected word up (offered for selections in the original text). */
+  onLookup?: () => void;
 }
 
 /** The toolbar over a text selection: copy, highlight, underline, annotate and the AI aids the book has. */
@@ -78,6 +81,17 @@ export function SelectionToolbar({ at, features, ...on }: SelectionToolbarProps)
           aria-label={t('reader.selection.annotate')}
         />
       </Tooltip>
+      {on.onLookup && (
+        <Button
+          type="text"
+          size="small"
+          icon={<FileSearchOutlined />}
+          onClick={on.onLookup}
+          aria-label={t('reader.lookup.action')}
+        >
+          <span className="yd-sel-label">{t('reader.lookup.action')}</span>
+        </Button>
+      )}
       {features.has('explanation') && (
         <Button
           type="text"

@@ -312,6 +312,77 @@ const MS_LANGUAGES = new Set(
     .split(' '),
 );
 
+const MS_PATHS = new Set(['/translate', '/dictionary/lookup', '/dictionary/examples', '/transliterate']);
+
+/**
+ * The dictionary and transliteration calls (authorised like /translate): a word's translations are
+ * `[<to>] <word>` (a noun) and `[<to>] <word> (2)` (a verb), its example "An example with <word>.",
+ * its romanisation `[Latn] <word>`. A word starting with "zz" is not in the dictionary. Like the real
+ * service, the dictionary only pairs English with another language.
+ */
+function fakeMicrosoftDictionary(
+  call: RecordedCall,
+  msError: (status: number, code: number, message: string) => Reply,
+): Reply {
+  if (!Array.isArray(call.json)) return msError(400, 400074, 'The body of the request is not valid JSON.');
+  const items = call.json as { Text?: unknown; Translation?: unknown }[];
+  if (call.path === '/transliterate') {
+    if (!call.query.language || !call.query.fromScript || call.query.toScript !== 'Latn')
+      return msError(400, 400019, 'One of the specified script is not supported.');
+    return { status: 200, body: items.map((item) => ({ text: `[Latn] ${String(item.Text ?? '')}`, script: 'Latn' })) };
+  }
+  const from = call.query.from ?? '';
+  const to = call.query.to ?? '';
+  if (!MS_LANGUAGES.has(from) || !MS_LANGUAGES.has(to) || (from !== 'en' && to !== 'en') || from === to)
+    return msError(400, 400036, 'The target language is not valid.');
+  if (call.path === '/dictionary/lookup') {
+    return {
+      status: 200,
+      body: items.map((item) => {
+        const word = String(item.Text ?? '');
+        const known = !word.toLowerCase().startsWith('zz');
+        return {
+          normalizedSource: word.toLowerCase(),
+          displaySource: word,
+          translations: known
+            ? [
+                {
+                  normalizedTarget: `[${to}] ${word}`,
+                  displayTarget: `[${to}] ${word}`,
+                  posTag: 'NOUN',
+                  confidence: 0.6,
+                },
+                {
+                  normalizedTarget: `[${to}] ${word} (2)`,
+                  displayTarget: `[${to}] ${word} (2)`,
+                  posTag: 'VERB',
+                  confidence: 0.4,
+                },
+              ]
+            : [],
+        };
+      }),
+    };
+  }
+  return {
+    status: 200,
+    body: items.map((item) => ({
+      normalizedSource: String(item.Text ?? ''),
+      normalizedTarget: String(item.Translation ?? ''),
+      examples: [
+        {
+          sourcePrefix: 'An example with ',
+          sourceTerm: String(item.Text ?? ''),
+          sourceSuffix: '.',
+          targetPrefix: `[${to}] An example with `,
+          targetTerm: String(item.Translation ?? ''),
+          targetSuffix: '.',
+        },
+      ],
+    })),
+  };
+}
+
 export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Promise<FakeMicrosoft> {
   const valid = new Set<string>();
   let issued = 0;
@@ -349,7 +420,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
         valid.add(token);
         return { status: 200, body: token };
       }
-      if (call.method !== 'POST' || call.path !== '/translate')
+      if (call.method !== 'POST' || !MS_PATHS.has(call.path))
         return msError(404, 404001, 'The requested resource was not found.');
       if (call.query['api-version'] !== '3.0')
         return msError(400, 400021, 'The API version parameter is missing or invalid.');
@@ -370,6 +441,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       } else {
         return msError(401, 401000, 'The request is not authorized because credentials are missing or invalid.');
       }
+      if (call.path !== '/translate') return fakeMicrosoftDictionary(call, msError);
       const to = call.query.to ?? '';
       const from = call.query.from;
       if (!MS_LANGUAGES.has(to)) return msError(400, 400036, 'The target language is not valid.');
