@@ -32,6 +32,7 @@ import { PointsRepo } from './modules/points/points.repo.ts';
 import { UsersRepo } from './modules/users/users.repo.ts';
 import { UsersService } from './modules/users/users.service.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
+import { ExportService } from './modules/export/export.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -57,6 +58,8 @@ export interface Services {
   points: PointsService;
   translation: TranslationService;
   reader: ReaderService;
+  /** Books as EPUB files to keep. */
+  exports: ExportService;
   ai: AiService;
   engines: EnginesService;
   glossary: GlossaryService;
@@ -165,6 +168,13 @@ export function createServices(infra: Infrastructure): Services {
     points: pointsService,
     translation,
     reader,
+    exports: new ExportService({
+      db: infra.db,
+      books,
+      points: pointsService,
+      storage: infra.storage,
+      logger: infra.logger,
+    }),
     engines,
     glossary,
     marks: new MarksService({ db: infra.db, books }),

@@ -8,3 +8,4 @@ export * from './reader.ts';
 export * from './ai.ts';
 export * from './marks.ts';
 export * from './social.ts';
+export * from './keep.ts';
