@@ -33,6 +33,7 @@ import { UsersRepo } from './modules/users/users.repo.ts';
 import { UsersService } from './modules/users/users.service.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { ExportService } from './modules/export/export.service.ts';
+import { BookTranslationService } from './modules/book-translation/book-translation.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -60,6 +61,8 @@ export interface Services {
   reader: ReaderService;
   /** Books as EPUB files to keep. */
   exports: ExportService;
+  /** Whole books translated on request. */
+  bookTranslations: BookTranslationService;
   ai: AiService;
   engines: EnginesService;
   glossary: GlossaryService;
@@ -173,6 +176,15 @@ export function createServices(infra: Infrastructure): Services {
       books,
       points: pointsService,
       storage: infra.storage,
+      logger: infra.logger,
+    }),
+    bookTranslations: new BookTranslationService({
+      db: infra.db,
+      books,
+      reader,
+      points: pointsService,
+      translation,
+      queue: infra.queue,
       logger: infra.logger,
     }),
     engines,

@@ -12,6 +12,7 @@ import * as m0010 from './migrations/0010-access-events.ts';
 import * as m0011 from './migrations/0011-file-metadata.ts';
 import * as m0012 from './migrations/0012-upload-claims.ts';
 import * as m0013 from './migrations/0013-points-holds.ts';
+import * as m0014 from './migrations/0014-whole-book-translations.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-file-metadata': m0011,
   '0012-upload-claims': m0012,
   '0013-points-holds': m0013,
+  '0014-whole-book-translations': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -222,7 +222,7 @@ export class PointsService {
   }
 
   /** Gives the held points back: the work failed or delivered nothing. */
-  release(hold: Hold): Promise<boolean> {
+  release(hold: Pick<Hold, 'id'>): Promise<boolean> {
     return this.repo.release(this.db, hold.id);
   }
 
@@ -335,7 +335,7 @@ export class PointsService {
   }
 
   /** What the user can still spend: the balance less the points promised to running actions. */
-  private async available(userId: number): Promise<number> {
+  async available(userId: number): Promise<number> {
     const row = await this.repo.payer(this.db, userId);
     return Number(row.points_balance) - Number(row.points_held);
   }
