@@ -43,6 +43,7 @@ import { PageArea } from './PageArea.tsx';
 import { confirmPage, pageQueryKey, retryBlocks, usePage } from './usePage.ts';
 import { useReaderSettingsSync } from './useReaderSettingsSync.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
+import { KeepBookButton } from '../keep/KeepBookEntry.tsx';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -597,6 +598,12 @@ function Reader({ book, language }: ReaderProps) {
             onClick={() => void toggleBookmark()}
           />
         </Tooltip>
+        <KeepBookButton
+          bookCode={bookCode}
+          bookName={book.bookName}
+          originalLanguage={book.originalLanguage}
+          language={language}
+        />
         {!inlinePanel && (
           <Tooltip title={t('reader.panel.open')}>
             <Button
