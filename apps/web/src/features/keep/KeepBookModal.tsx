@@ -156,9 +156,11 @@ function KeepBody({ bookCode, bookName, language }: { bookCode: string; bookName
         ) : (
           <>
             {job && <Finished job={job} />}
-            <Button type="primary" icon={<TranslationOutlined />} onClick={askQuote}>
-              {job && job.state !== 'done' ? t('keep.translateRest') : t('keep.translateAction')}
-            </Button>
+            {job?.state !== 'done' && (
+              <Button type="primary" icon={<TranslationOutlined />} onClick={askQuote}>
+                {job ? t('keep.translateRest') : t('keep.translateAction')}
+              </Button>
+            )}
           </>
         )}
       </section>
@@ -227,11 +229,16 @@ function QuoteCard(props: {
         <strong>{formatNumber(quote.points)}</strong> {t('keep.quote.points')}
       </div>
       <p>
-        {t('keep.quote.detail', {
-          pages: formatNumber(quote.pagesToPay),
-          fresh: formatNumber(quote.freshCharacters),
-          cached: formatNumber(quote.cachedCharacters),
-        })}
+        {quote.cachedCharacters > 0
+          ? t('keep.quote.detail', {
+              pages: formatNumber(quote.pagesToPay),
+              fresh: formatNumber(quote.freshCharacters),
+              cached: formatNumber(quote.cachedCharacters),
+            })
+          : t('keep.quote.detailFresh', {
+              pages: formatNumber(quote.pagesToPay),
+              fresh: formatNumber(quote.freshCharacters),
+            })}
       </p>
       <p className="yd-muted">{t('keep.quote.howCharged')}</p>
       {enough ? (
