@@ -200,6 +200,19 @@ describe('translating a whole book on request', () => {
     });
   }, 120_000);
 
+  it('stops when the engines stay down, charging nothing for what failed and releasing the reservation', async () => {
+    const frank = await registerUser(t, 'frank');
+    // Every request fails, through the engine chain's retries and the job's own.
+    fake.setBehaviour({ failNext: Array.from({ length: 10_000 }, () => ({ status: 400 })) });
+    const offer = (await quote(frank, 'it')).data;
+    expect((await start(frank, offer.points, 'it')).code).toBe(0);
+    const ended = await finished(frank, 'it');
+    fake.setBehaviour({});
+    expect(ended).toMatchObject({ state: 'failed', errorKey: 'translationUnavailable', pointsCharged: 0 });
+    expect(await pageCharges('frank')).toEqual([]);
+    expect(await books('frank')).toEqual({ balance: STARTING, held: 0, ledger: STARTING });
+  }, 120_000);
+
   it('refuses without enough points, and for the language the book is in', async () => {
     const erin = await registerUser(t, 'erin');
     await db()

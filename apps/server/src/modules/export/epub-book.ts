@@ -140,23 +140,34 @@ export async function* writeEpub(source: EpubSource): AsyncGenerator<Buffer> {
   };
 
   const toc: TocEntry[] = [];
-  for (const [i, chapter] of chapters.entries()) {
-    const last = (chapters[i + 1]?.first_page ?? source.book.page_count + 1) - 1;
-    let tocLabel: string | undefined;
-    for (let part = 0, from = chapter.first_page; from <= last; part += 1, from += PAGES_PER_DOCUMENT) {
-      const rows = await source.blocks(from, Math.min(last, from + PAGES_PER_DOCUMENT - 1));
-      if (rows.length === 0) continue;
-      const blocks = rows.map(toExportBlock);
-      if (tocLabel === undefined) tocLabel = tocLabelOf(chapter, blocks, source.mode, i + 1);
-      const name = documentName(chapter.idx, part);
-      const body = blocks.map((b) => renderBlock(b, ctx)).join('\n');
-      const page = contentDocument({ title: tocLabel, lang: mainLang, body, stylesheet: '../style.css' });
-      yield* await zip.entry(`OEBPS/text/${name}`, Buffer.from(page));
-      const id = name.replace('.xhtml', '');
-      manifest.push({ id, href: `text/${name}`, mediaType: 'application/xhtml+xml' });
-      spine.push({ idref: id });
-      if (part === 0) toc.push({ label: tocLabel, href: `text/${name}`, level: chapter.level });
+  const plan = documentPlan(chapters, source.book.page_count);
+  const labels = new Map<number, string>();
+  // The next document's rows are read while this one is rendered and compressed. A read left behind
+  // (the download was abandoned) must not fail the process as an unhandled rejection.
+  const read = (document: PlannedDocument | undefined) => {
+    const rows = document ? source.blocks(document.from, document.to) : Promise.resolve([]);
+    rows.catch(() => {});
+    return rows;
+  };
+  let next = read(plan[0]);
+  for (const [n, document] of plan.entries()) {
+    const rows = await next;
+    next = read(plan[n + 1]);
+    if (rows.length === 0) continue;
+    const { chapter } = document;
+    const blocks = rows.map(toExportBlock);
+    let tocLabel = labels.get(chapter.idx);
+    if (tocLabel === undefined) {
+      tocLabel = tocLabelOf(chapter, blocks, source.mode, document.position);
+      labels.set(chapter.idx, tocLabel);
+      toc.push({ label: tocLabel, href: `text/${document.name}`, level: chapter.level });
     }
+    const body = blocks.map((b) => renderBlock(b, ctx)).join('\n');
+    const page = contentDocument({ title: tocLabel, lang: mainLang, body, stylesheet: '../style.css' });
+    yield* await zip.entry(`OEBPS/text/${document.name}`, Buffer.from(page));
+    const id = document.name.replace('.xhtml', '');
+    manifest.push({ id, href: `text/${document.name}`, mediaType: 'application/xhtml+xml' });
+    spine.push({ idref: id });
   }
 
   const identifier = exportIdentifier(source.book.code, source.target, source.mode);
@@ -186,6 +197,34 @@ export async function* writeEpub(source: EpubSource): AsyncGenerator<Buffer> {
   );
   yield* await zip.entry('OEBPS/content.opf', Buffer.from(opf));
   yield zip.finish();
+}
+
+/** A content document to write: a run of whole pages of one chapter. */
+export interface PlannedDocument {
+  chapter: Selectable<BookChaptersTable>;
+  /** The chapter's place in the book, from 1 (its label when it has no title). */
+  position: number;
+  name: string;
+  from: number;
+  to: number;
+}
+
+/** The content documents of a book: each chapter's pages, PAGES_PER_DOCUMENT at a time. */
+export function documentPlan(chapters: Selectable<BookChaptersTable>[], pageCount: number): PlannedDocument[] {
+  const sorted = [...chapters].sort((a, b) => a.idx - b.idx);
+  return sorted.flatMap((chapter, i) => {
+    const last = (sorted[i + 1]?.first_page ?? pageCount + 1) - 1;
+    const documents: PlannedDocument[] = [];
+    for (let part = 0, from = chapter.first_page; from <= last; part += 1, from += PAGES_PER_DOCUMENT)
+      documents.push({
+        chapter,
+        position: i + 1,
+        name: documentName(chapter.idx, part),
+        from,
+        to: Math.min(last, from + PAGES_PER_DOCUMENT - 1),
+      });
+    return documents;
+  });
 }
 
 function toExportBlock(row: ExportBlockRow): ExportBlock {
