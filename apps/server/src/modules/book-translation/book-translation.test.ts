@@ -184,12 +184,17 @@ describe('translating a whole book on request', () => {
 
   it('retries failed batches with backoff and charges each page once', async () => {
     const dave = await registerUser(t, 'dave');
-    // The engine refuses the next requests outright (no retry inside the engine chain): batches fail.
-    fake.setBehaviour({ failNext: Array.from({ length: 3 }, () => ({ status: 400 })) });
+    fake.resetStats();
+    // An outage: the next requests fail, more than the engine chain's own retries absorb, so batches fail.
+    fake.setBehaviour({ failNext: Array.from({ length: 30 }, () => ({ status: 500 })) });
     const offer = (await quote(dave, 'es')).data;
     expect((await start(dave, offer.points, 'es')).code).toBe(0);
     const done = await finished(dave, 'es');
     expect(done).toMatchObject({ state: 'done', failedParagraphs: 0 });
+    // The batches did fail (the engine was asked again for the same paragraphs).
+    expect(
+      fake.calls.filter((c) => c.path.startsWith('/translate') && !c.path.includes('auth')).length,
+    ).toBeGreaterThan(30);
     const charges = await pageCharges('dave');
     expect(charges).toHaveLength(await pagesWithText());
     expect(charges.every((c) => c.n === 1)).toBe(true);
