@@ -26,6 +26,8 @@ import { mediaRoutes } from './modules/books/media.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { pointsRoutes } from './modules/points/points.routes.ts';
 import { readerRoutes } from './modules/reader/reader.routes.ts';
+import { exportRoutes } from './modules/export/export.routes.ts';
+import { bookTranslationRoutes } from './modules/book-translation/book-translation.routes.ts';
 import { aiRoutes } from './modules/ai/ai.routes.ts';
 import { translationRoutes } from './modules/translation/translation.routes.ts';
 import { marksRoutes } from './modules/marks/marks.routes.ts';
@@ -107,6 +109,8 @@ export async function buildApp(
       await api.register(booksRoutes, { services, guards });
       await api.register(pointsRoutes, { db: infra.db, guards });
       await api.register(readerRoutes, { services, guards, notifier });
+      await api.register(exportRoutes, { services, guards });
+      await api.register(bookTranslationRoutes, { services, guards });
       await api.register(aiRoutes, { services, guards });
       await api.register(translationRoutes, { services, guards });
       await api.register(marksRoutes, { services, guards });

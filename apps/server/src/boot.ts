@@ -16,6 +16,7 @@ import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
 import { registerPointsJobs } from './modules/points/points.jobs.ts';
+import { registerBookTranslationJobs } from './modules/book-translation/book-translation.jobs.ts';
 import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
@@ -132,6 +133,7 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       registerBookJobs(queue, services.uploads, services.reader);
       registerPointsJobs(queue, services.points);
       registerSetupJobs(queue, services.setup);
+      registerBookTranslationJobs(queue, services.bookTranslations);
       await queue.startWorkers();
       await scheduleProbes(queue, config.engineProbeMinutes);
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');

@@ -37,6 +37,8 @@ import { AdminService } from './modules/admin/admin.service.ts';
 import { LookupService } from './modules/vocabulary/lookup.service.ts';
 import { VocabularyService } from './modules/vocabulary/vocabulary.service.ts';
 import { ReadingStatsService } from './modules/reading-stats/reading-stats.service.ts';
+import { ExportService } from './modules/export/export.service.ts';
+import { BookTranslationService } from './modules/book-translation/book-translation.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -62,6 +64,10 @@ export interface Services {
   points: PointsService;
   translation: TranslationService;
   reader: ReaderService;
+  /** Books as EPUB files to keep. */
+  exports: ExportService;
+  /** Whole books translated on request. */
+  bookTranslations: BookTranslationService;
   ai: AiService;
   engines: EnginesService;
   /** The AI models of each use (translation, explanations, annotations), changed by admins at run time. */
@@ -190,6 +196,22 @@ export function createServices(infra: Infrastructure): Services {
     points: pointsService,
     translation,
     reader,
+    exports: new ExportService({
+      db: infra.db,
+      books,
+      points: pointsService,
+      storage: infra.storage,
+      logger: infra.logger,
+    }),
+    bookTranslations: new BookTranslationService({
+      db: infra.db,
+      books,
+      reader,
+      points: pointsService,
+      translation,
+      queue: infra.queue,
+      logger: infra.logger,
+    }),
     engines,
     aiModels,
     health,

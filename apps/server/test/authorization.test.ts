@@ -313,6 +313,33 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     expect: EDIT_P,
   },
 
+  // ---------- a book to keep: whole-book translation and EPUB export (P is Chinese; into English) ----------
+  'GET /api/book/export': {
+    call: (c) => ({ method: 'GET', url: `/api/book/export?bookCode=${c.P}&language=en` }),
+    // Readers of P get the export's answer (nothing translated for them yet), others nothing.
+    expect: E(401, 409, 404, 409, 409),
+  },
+  'GET /api/book/translation/quote': {
+    call: (c) => ({ method: 'GET', url: `/api/book/translation/quote?bookCode=${c.P}&language=en` }),
+    expect: READ_P,
+  },
+  'POST /api/book/translation/start': {
+    call: (c) => ({
+      method: 'POST',
+      url: '/api/book/translation/start',
+      body: { bookCode: c.P, language: 'en', points: 1000 },
+    }),
+    expect: READ_P,
+  },
+  'GET /api/book/translation/status': {
+    call: (c) => ({ method: 'GET', url: `/api/book/translation/status?bookCode=${c.P}&language=en` }),
+    expect: READ_P,
+  },
+  'POST /api/book/translation/cancel': {
+    call: (c) => ({ method: 'POST', url: '/api/book/translation/cancel', body: { bookCode: c.P, language: 'en' } }),
+    expect: READ_P,
+  },
+
   // ---------- uploads ----------
   'POST /api/book/upload': {
     call: () => ({

@@ -9,6 +9,9 @@ import { startFakeMicrosoft, type FakeMicrosoft } from '../src/engines/translati
 import { createLogger } from '../src/lib/logger.ts';
 import { CORPUS, createTestDatabase, STRONG_PASSWORD } from './helpers.ts';
 import { api, freePort, parsed, startYidu, waitHealthy, yiduEnv } from './yidu-process.ts';
+import { epubcheck, problems } from './epubcheck.ts';
+import { readBack, visible } from './export-helpers.ts';
+import { normalise } from '../src/modules/translation/translation.service.ts';
 
 describe('a worker killed in the middle of parsing', () => {
   const children: ChildProcess[] = [];
@@ -309,4 +312,150 @@ describe('kill -9 in the middle of OCR, of a translation batch and of a points c
     yidu!.kill('SIGTERM');
     await new Promise((resolve) => yidu!.once('exit', resolve));
   }, 240_000);
+});
+
+describe('kill -9 in the middle of a whole-book translation', () => {
+  const children: ChildProcess[] = [];
+  let dataDir = '';
+  let fake: FakeMicrosoft | undefined;
+  let db: pg.Client | undefined;
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await db?.end();
+    await fake?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('translates the 500-page book to the end after a restart, charges every page once, and exports it as a valid bilingual EPUB', async () => {
+    fake = await startFakeMicrosoft();
+    // Slow enough that the worker is surely killed in the middle of the book.
+    fake.setBehaviour({ latencyMs: 40 });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'yidu-kill-book-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const databaseUrl = await createTestDatabase();
+    const env = {
+      ...yiduEnv({ databaseUrl, dataDir, port }),
+      MICROSOFT_TRANSLATOR_ENDPOINT: fake.url,
+      STARTING_POINTS: '100000',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    };
+    db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    let yidu = startYidu(env);
+    children.push(yidu);
+    await waitHealthy(base);
+    const { token } = await api(base, '/api/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ method: 'email', email: 'whole@example.com', password: STRONG_PASSWORD }),
+    });
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(path.join(CORPUS, 'epub/en-moby-dick-epub3.epub'))]), 'moby.epub');
+    const { fileId } = await api(base, '/api/book/upload', { method: 'POST', body: form }, token);
+    const { requestId } = await api(
+      base,
+      '/api/book/saveNew',
+      { method: 'POST', body: JSON.stringify({ fileId, bookName: 'Moby-Dick', bookStatus: 0, language: 'zh' }) },
+      token,
+    );
+    let bookCode = '';
+    for (const stage of ['analysis', 'languageDetection', 'translationBookName', 'saveBookById']) {
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const state = await api(base, `/api/book/${stage}?requestId=${requestId}`, {}, token);
+        if (state.status === 'failed') throw new Error(`${stage} failed: ${state.message}`);
+        if (state.status === 'done') {
+          if (stage === 'saveBookById') bookCode = state.result.bookCode;
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`${stage} did not finish`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    const which = `bookCode=${bookCode}&language=zh`;
+    const quote = await api(base, `/api/book/translation/quote?${which}`, {}, token);
+    expect(quote.pageCount).toBeGreaterThanOrEqual(500);
+    const started = await api(
+      base,
+      '/api/book/translation/start',
+      { method: 'POST', body: JSON.stringify({ bookCode, language: 'zh', points: quote.points }) },
+      token,
+    );
+    expect(started.state).toBe('running');
+
+    const status = () => api(base, `/api/book/translation/status?${which}`, {}, token);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const now = await status();
+      if (now.state !== 'running' || now.pagesDone > quote.pageCount / 2)
+        throw new Error(`the translation got too far before the kill: ${JSON.stringify(now)}`);
+      if (now.pagesDone >= 40) break;
+      if (Date.now() > deadline) throw new Error('the translation did not start');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    yidu.kill('SIGKILL');
+    await new Promise((resolve) => yidu.once('exit', resolve));
+    fake.setBehaviour({});
+    yidu = startYidu(env);
+    children.push(yidu);
+    await waitHealthy(base);
+    let done;
+    const finishing = Date.now() + 180_000;
+    for (;;) {
+      done = await status();
+      if (done.state !== 'running') break;
+      if (Date.now() > finishing) throw new Error(`the translation did not finish: ${JSON.stringify(done)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(done).toMatchObject({ state: 'done', percent: 100, failedParagraphs: 0 });
+
+    // Every paragraph translated; every page with text charged exactly once, out of the reservation.
+    const blocks = await db.query(
+      `SELECT count(*) FILTER (WHERE t.status IS DISTINCT FROM 'done')::int AS missing, count(DISTINCT k.page)::int AS pages
+         FROM book_blocks k JOIN books b ON b.id = k.book_id
+         LEFT JOIN book_translations t ON t.book_id = k.book_id AND t.seq = k.seq AND t.target_lang = 'zh'
+        WHERE b.code = $1 AND k.type IN ('heading', 'paragraph', 'quote', 'listItem', 'footnote', 'table') AND btrim(k.text) <> ''`,
+      [bookCode],
+    );
+    expect(blocks.rows[0].missing).toBe(0);
+    const charges = await db.query(
+      `SELECT idempotency_key, count(*)::int AS n, sum(points)::int AS points FROM points_ledger
+        WHERE reason = 'translation' GROUP BY 1`,
+    );
+    expect(charges.rows).toHaveLength(blocks.rows[0].pages);
+    expect(charges.rows.every((r) => r.n === 1)).toBe(true);
+    expect(charges.rows.reduce((n, r) => n + r.points, 0)).toBe(done.pointsCharged);
+    expect(done.pointsCharged).toBeLessThanOrEqual(quote.points);
+    const mismatched = await db.query(
+      `SELECT u.id FROM users u LEFT JOIN points_ledger l ON l.user_id = u.id GROUP BY u.id, u.points_balance, u.points_held
+        HAVING u.points_balance <> coalesce(sum(CASE WHEN l.type = 'income' THEN l.points ELSE -l.points END), 0)
+            OR u.points_held <> 0`,
+    );
+    expect(mismatched.rows).toEqual([]);
+
+    // The book to keep: a bilingual EPUB that epubcheck accepts, with every paragraph in both languages.
+    const response = await fetch(`${base}/api/book/export?${which}&mode=bilingual`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/epub+zip');
+    const epub = Buffer.from(await response.arrayBuffer());
+    expect(problems(await epubcheck(epub))).toEqual([]);
+    const read = await readBack(epub);
+    const stored = await db.query(
+      `SELECT k.type, k.text, t.translation FROM book_blocks k JOIN books b ON b.id = k.book_id
+         LEFT JOIN book_translations t ON t.book_id = k.book_id AND t.seq = k.seq AND t.target_lang = 'zh'
+        WHERE b.code = $1 AND k.type <> 'image' AND btrim(k.text) <> '' ORDER BY k.seq`,
+      [bookCode],
+    );
+    expect(stored.rows.length).toBeGreaterThan(2000);
+    const absent = stored.rows.flatMap((r) => [
+      ...(read.has(normalise(r.text)) ? [] : [`original: ${r.text.slice(0, 80)}`]),
+      ...(r.translation === null || read.has(visible(r.translation)) ? [] : [`translation: ${r.text.slice(0, 80)}`]),
+    ]);
+    expect(absent).toEqual([]);
+    expect(stored.rows.every((r) => r.type === 'code' || r.translation !== null)).toBe(true);
+    yidu.kill('SIGTERM');
+    await new Promise((resolve) => yidu.once('exit', resolve));
+  }, 420_000);
 });

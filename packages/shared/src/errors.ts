@@ -71,6 +71,11 @@ export const ERRORS = {
   pointsConfirmationRequired: { status: 409, message: 'Please confirm the points charge' },
   requestInProgress: { status: 409, message: 'This request is still being answered' },
   requestIdReused: { status: 409, message: 'This request id was already used for another request' },
+  bookNotTranslated: {
+    status: 409,
+    message: 'Some pages of this book are not translated for you yet; translate the whole book first',
+  },
+  translationNotNeeded: { status: 400, message: 'The book is already in this language' },
   aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
   lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },

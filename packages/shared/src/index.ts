@@ -10,3 +10,4 @@ export * from './marks.ts';
 export * from './social.ts';
 export * from './llm-presets.ts';
 export * from './vocabulary.ts';
+export * from './keep.ts';

@@ -144,7 +144,7 @@ export type VocabularyPage = z.infer<typeof VocabularyPage>;
 export const ReviewBody = z.object({ result: z.enum(REVIEW_RESULTS) });
 
 export const EXPORT_FORMATS = ['csv', 'tsv'] as const;
-export const ExportQuery = z.object({
+export const VocabularyExportQuery = z.object({
   format: z.enum(EXPORT_FORMATS).default('csv'),
   bookCode: z.string().min(1).max(40).optional(),
 });

@@ -297,6 +297,30 @@ export interface BookTranslationsTable {
   retry_at: NullableTimestamp;
 }
 
+export type BookTranslationJobStatus = 'running' | 'done' | 'cancelled' | 'failed';
+
+export interface BookTranslationJobsTable {
+  id: GeneratedBigId;
+  user_id: number;
+  book_id: number;
+  target_lang: string;
+  status: BookTranslationJobStatus;
+  hold_id: string | null;
+  quoted_points: BigIntColumn;
+  price_translation: number;
+  price_cached: number;
+  page_count: number;
+  next_page: Generated<number>;
+  pages_done: Generated<number>;
+  failed_blocks: Generated<number>;
+  run_id: string | null;
+  lease_until: NullableTimestamp;
+  error_key: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface PricesTable {
   action: string;
   points: number;
@@ -508,6 +532,7 @@ export interface Database {
   upload_requests: UploadRequestsTable;
   translation_memory: TranslationMemoryTable;
   book_translations: BookTranslationsTable;
+  book_translation_jobs: BookTranslationJobsTable;
   prices: PricesTable;
   ai_annotations: AiAnnotationsTable;
   engine_settings: EngineSettingsTable;

@@ -13,6 +13,10 @@ export interface JobPayloads {
   'book.translateTitle': { requestId: string };
   'book.save': { requestId: string };
   'translate.page': { bookId: number; lang: string; page: number };
+  /** The next pages of a whole-book translation; the job's id is the run the job row names. */
+  'book.translateWhole': { jobId: string };
+  /** Hands whole-book translations whose worker died to a new run. */
+  'book.resumeTranslations': Record<string, never>;
   /** The admin's queue round trip: a worker picks it up and completes it. */
   'system.ping': { sentAt: number };
   /** Light checks of the engines and AI models that real use has not proven lately (set-up checklist). */
@@ -39,6 +43,9 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
+  // A run does a few pages; a failed one is retried (the lease decides who works), a lost one resumed.
+  'book.translateWhole': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
+  'book.resumeTranslations': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
   'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
   'setup.probe': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
 };
@@ -119,6 +126,7 @@ export class JobQueue {
     }
     await this.boss.schedule('maintenance.prune', '17 * * * *', {});
     await this.boss.schedule('points.sweepHolds', '* * * * *', {});
+    await this.boss.schedule('book.resumeTranslations', '* * * * *', {});
   }
 
   /** Runs a job on a cron schedule (kept in the database: one run per tick whatever the number of workers); null stops it. */

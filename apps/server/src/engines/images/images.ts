@@ -69,3 +69,11 @@ export async function toJpeg(
   ctx.drawImage(image, 0, 0, width, height);
   return { data: await canvas.encode('jpeg', quality), width, height };
 }
+
+/** An image re-encoded as PNG at its own size (for readers that only know the common formats, e.g. WebP in EPUB 3.2). */
+export async function toPng(data: Buffer): Promise<Buffer> {
+  const image = await decode(data);
+  const canvas = createCanvas(image.width, image.height);
+  canvas.getContext('2d').drawImage(image, 0, 0);
+  return canvas.encode('png');
+}

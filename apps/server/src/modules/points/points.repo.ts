@@ -181,6 +181,64 @@ export class PointsRepo {
     return row ? Number(row.balance) : undefined;
   }
 
+  /**
+   * Charges part of a hold (a whole-book translation paying page by page), in one statement: up to
+   * `points`, never more than the hold still holds, leave the hold and the balance together and a
+   * ledger row is written with `key`. A key already in the ledger makes the statement fail on its
+   * unique index (23505) and change nothing. Undefined when the hold is no longer held or empty.
+   */
+  async draw(
+    db: Db,
+    holdId: string,
+    entry: { points: number; key: string; reason: string; detail: Record<string, unknown> },
+  ): Promise<{ points: number; balance: number } | undefined> {
+    const result = await sql<{ points: string; balance: string }>`
+      WITH current AS (
+        SELECT id, user_id, LEAST(points, ${entry.points}) AS take
+          FROM points_holds WHERE id = ${holdId} AND status = 'held' AND points > 0
+         FOR UPDATE
+      ), hold AS (
+        UPDATE points_holds h SET points = h.points - current.take FROM current WHERE h.id = current.id
+        RETURNING h.user_id, current.take
+      ), payer AS (
+        UPDATE users u SET points_balance = u.points_balance - hold.take, points_held = u.points_held - hold.take
+          FROM hold WHERE u.id = hold.user_id
+        RETURNING u.id, u.points_balance, hold.take
+      )
+      INSERT INTO points_ledger (user_id, type, points, balance_before, reason, detail, idempotency_key)
+      SELECT payer.id, 'expenditure', payer.take, payer.points_balance + payer.take, ${entry.reason},
+             ${JSON.stringify(entry.detail)}::jsonb, ${entry.key}
+        FROM payer
+      RETURNING points, balance_before - points AS balance`.execute(db);
+    const row = result.rows[0];
+    return row ? { points: Number(row.points), balance: Number(row.balance) } : undefined;
+  }
+
+  /** Which of these keys the user's ledger holds (charges made). */
+  async ledgerKeys(db: Db, userId: number, keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('points_ledger')
+      .select('idempotency_key')
+      .where('user_id', '=', userId)
+      .where('idempotency_key', '=', sql<string>`ANY(${keys}::text[])`)
+      .execute();
+    return new Set(rows.map((r) => r.idempotency_key!));
+  }
+
+  /** Which of these keys have a live (held or settled) hold of the user. */
+  async liveHoldKeys(db: Db, userId: number, keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('points_holds')
+      .select('key')
+      .where('user_id', '=', userId)
+      .where('key', '=', sql<string>`ANY(${keys}::text[])`)
+      .where('status', '<>', 'released')
+      .execute();
+    return new Set(rows.map((r) => r.key));
+  }
+
   /** Gives a hold's points back to what the user can spend; false when it was no longer held. */
   async release(db: Db, holdId: string): Promise<boolean> {
     const result = await sql`

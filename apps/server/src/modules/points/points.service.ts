@@ -195,8 +195,37 @@ export class PointsService {
     }
   }
 
+  /**
+   * Charges one purchase out of a larger hold (a page out of a whole-book translation's reservation):
+   * at most what the hold still holds, under the purchase's own key, so that it is charged once
+   * whoever charges it. `notCovered`: the hold was resolved or is spent, nothing was charged.
+   */
+  async draw(
+    holdId: string,
+    charge: { points: number; key: string; reason: string; detail: Record<string, unknown> },
+  ): Promise<{ state: 'charged'; points: number } | { state: 'alreadyCharged' | 'notCovered' | 'free' }> {
+    if (charge.points <= 0) return { state: 'free' };
+    try {
+      const drawn = await this.repo.draw(this.db, holdId, charge);
+      return drawn ? { state: 'charged', points: drawn.points } : { state: 'notCovered' };
+    } catch (error) {
+      if (isUniqueViolation(error)) return { state: 'alreadyCharged' };
+      throw error;
+    }
+  }
+
+  /** Which of these keys were charged to the user (are in the ledger). */
+  chargedKeys(userId: number, keys: string[]): Promise<Set<string>> {
+    return this.repo.ledgerKeys(this.db, userId, keys);
+  }
+
+  /** Which of these keys have a live hold of the user: bought (settled) or being bought (held). */
+  liveHoldKeys(userId: number, keys: string[]): Promise<Set<string>> {
+    return this.repo.liveHoldKeys(this.db, userId, keys);
+  }
+
   /** Gives the held points back: the work failed or delivered nothing. */
-  release(hold: Hold): Promise<boolean> {
+  release(hold: Pick<Hold, 'id'>): Promise<boolean> {
     return this.repo.release(this.db, hold.id);
   }
 
@@ -309,7 +338,7 @@ export class PointsService {
   }
 
   /** What the user can still spend: the balance less the points promised to running actions. */
-  private async available(userId: number): Promise<number> {
+  async available(userId: number): Promise<number> {
     const row = await this.repo.payer(this.db, userId);
     return Number(row.points_balance) - Number(row.points_held);
   }

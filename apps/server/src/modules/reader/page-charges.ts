@@ -17,7 +17,12 @@ export type PagePayment =
   /** The price is held while the page's blocks are translated; charged when they are all finished. */
   | { state: 'held'; hold: Hold }
   /** Nothing to pay (no text to translate, or a price of 0). */
-  | { state: 'free' };
+  | { state: 'free' }
+  /**
+   * The reader's whole-book translation of this book and language is running: the page is charged out
+   * of its reservation when it is complete (modules/book-translation), with no quote of its own.
+   */
+  | { state: 'book'; hold: Hold; key: string; detail: Record<string, unknown> };
 
 /** What is bought, as the points history shows it. */
 export interface PageItem {
@@ -29,6 +34,26 @@ export interface PageItem {
 }
 
 export const pageChargeKey = (bookId: number, lang: string, page: number) => `page:${bookId}:${lang}:${page}`;
+/** The key of the reservation of a reader's whole-book translation (one live at a time per book and language). */
+export const wholeBookKey = (bookId: number, lang: string) => `book:${bookId}:${lang}`;
+
+/**
+ * A page's price for a reader: engine work done for them at `translation`, the rest (memory hits,
+ * another reader's work) at `translationCached`, per 1,000 characters, rounded up once per page.
+ */
+export function pagePrice(
+  blocks: Chargeable[],
+  userId: number,
+  prices: { translation: number; translationCached: number },
+): { points: number; fresh: number; cached: number } {
+  let fresh = 0;
+  let cached = 0;
+  for (const block of blocks) {
+    if (!block.fromMemory && block.requestedBy === userId) fresh += block.chars;
+    else cached += block.chars;
+  }
+  return { points: Math.ceil((fresh * prices.translation + cached * prices.translationCached) / 1000), fresh, cached };
+}
 
 /** The finished blocks of a page, as the charge counts them. */
 export function chargeableOf(wanted: BlockRow[], rows: Map<number, TranslationRow>): Chargeable[] {
@@ -96,6 +121,8 @@ export class PageCharges {
     if (live) return live.status === 'settled' ? { state: 'charged' } : { state: 'held', hold: live };
 
     const detail = { bookCode: item.bookCode, bookTitle: item.bookTitle, page: item.page, language: item.language };
+    const wholeBook = await this.points.liveHold(userId, wholeBookKey(item.bookId, item.language));
+    if (wholeBook?.status === 'held') return { state: 'book', hold: wholeBook, key, detail };
     if (isComplete(wanted, rows)) {
       const price = await this.priceOf(chargeableOf(wanted, rows), userId);
       if (price.points === 0) return { state: 'free' };
@@ -141,6 +168,7 @@ export class PageCharges {
     const price = await this.priceOf(chargeableOf(wanted, rows), userId);
     if (payment.state === 'charged') return { points: price.points, charged: true };
     if (payment.state === 'free' || !isComplete(wanted, rows)) return { points: price.points, charged: false };
+    if (payment.state === 'book') return this.settleFromBook(userId, payment, price);
     const { hold } = payment;
     const settled = await this.points.settle(hold, price.points, {
       detail: { freshCharacters: price.fresh, cachedCharacters: price.cached },
@@ -153,20 +181,38 @@ export class PageCharges {
     return { points: price.points, charged };
   }
 
+  /**
+   * A complete page read during the reader's whole-book translation: charged out of its reservation
+   * under the page's own key (so the translation's job never charges it again); when the translation
+   * ended meanwhile, or its reservation is spent, the page is charged as any page.
+   */
+  private async settleFromBook(
+    userId: number,
+    payment: Extract<PagePayment, { state: 'book' }>,
+    price: { points: number; fresh: number; cached: number },
+  ): Promise<NonNullable<PageData['charge']>> {
+    const { key } = payment;
+    const detail = { ...payment.detail, freshCharacters: price.fresh, cachedCharacters: price.cached, wholeBook: true };
+    const drawn = await this.points.draw(payment.hold.id, { points: price.points, key, reason: 'translation', detail });
+    if (drawn.state === 'free') return { points: 0, charged: false };
+    if (drawn.state === 'notCovered') {
+      try {
+        await this.points.spend(userId, { points: price.points, reason: 'translation', idempotencyKey: key, detail });
+      } catch (error) {
+        this.logger.info(
+          { userId, key, err: error },
+          'a page read during a whole-book translation could not be charged',
+        );
+        return { points: price.points, charged: false };
+      }
+    }
+    this.remember(userId, key);
+    return { points: price.points, charged: true };
+  }
+
   /** Engine work done for this reader at the translation price, memory hits at the cached price. */
   async priceOf(blocks: Chargeable[], userId: number): Promise<{ points: number; fresh: number; cached: number }> {
-    const prices = await this.points.prices();
-    let fresh = 0;
-    let cached = 0;
-    for (const block of blocks) {
-      if (!block.fromMemory && block.requestedBy === userId) fresh += block.chars;
-      else cached += block.chars;
-    }
-    return {
-      points: Math.ceil((fresh * prices.translation + cached * prices.translationCached) / 1000),
-      fresh,
-      cached,
-    };
+    return pagePrice(blocks, userId, await this.points.prices());
   }
 
   /** The most the page can cost: finished blocks at their price, the others as engine work. */

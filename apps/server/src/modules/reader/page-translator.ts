@@ -20,10 +20,10 @@ const FIRST_BATCH = 1;
 /** The rest is spread over the engine's other concurrent requests, at most this many blocks each. */
 const MAX_BATCH_BLOCKS = 12;
 
-export const isTranslatable = (block: BlockRow) =>
+export const isTranslatable = (block: Pick<BlockRow, 'type' | 'text'>) =>
   (TRANSLATABLE as readonly string[]).includes(block.type) && block.text.trim() !== '';
 /** What is sent to the engine: the inline markup when the block has some, else escaped text. */
-const sourceOf = (block: BlockRow) => block.html ?? escapeText(block.text);
+export const sourceOf = (block: Pick<BlockRow, 'html' | 'text'>) => block.html ?? escapeText(block.text);
 const sourceHashOf = (block: BlockRow) => sourceHash(sourceOf(block));
 
 interface Deps {

@@ -1,6 +1,6 @@
 import {
   EditWordBody,
-  ExportQuery,
+  VocabularyExportQuery,
   LookupBody,
   LookupResult,
   ReviewBody,
@@ -77,7 +77,7 @@ export const vocabularyRoutes: FastifyPluginAsyncZod<{ services: Services; guard
         tags,
         security,
         summary: 'The saved words as a CSV or TSV file that Anki imports (Front, Back, Sentence, Book, Tags)',
-        querystring: ExportQuery,
+        querystring: VocabularyExportQuery,
       },
     },
     async (request, reply) => {

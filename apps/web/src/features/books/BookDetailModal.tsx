@@ -19,6 +19,7 @@ import {
   CameraOutlined,
   CheckOutlined,
   DeleteOutlined,
+  DownloadOutlined,
   EditOutlined,
   GlobalOutlined,
   LockOutlined,
@@ -26,6 +27,7 @@ import {
   ReadOutlined,
   ShareAltOutlined,
   SyncOutlined,
+  TranslationOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -38,7 +40,15 @@ import { useAuthorName } from './BookCard.tsx';
 import { DeleteBookDialog } from './DeleteBookDialog.tsx';
 import { confirmPublic } from './confirmPublic.tsx';
 import { COVER_ACCEPT, isCoverFile } from './fileRules.ts';
-import { formatLabel, useFormatDate, useFormatNumber, useLanguageNames, useOpenBook } from './bookUtils.ts';
+import { KeepBookDialog } from '../keep/KeepBookEntry.tsx';
+import {
+  formatLabel,
+  useFormatDate,
+  useFormatNumber,
+  useLanguageNames,
+  useOpenBook,
+  useReadingLanguage,
+} from './bookUtils.ts';
 
 interface BookDetailModalProps {
   /** The book to show (from a list); null when closed. */
@@ -110,6 +120,8 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [keeping, setKeeping] = useState(false);
+  const readingLanguage = useReadingLanguage();
   const [form] = Form.useForm<InfoValues>();
 
   const detail = useQuery({
@@ -332,6 +344,12 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
                   {t('books.detail.edit')}
                 </Button>
               )}
+              <Button icon={<TranslationOutlined />} onClick={() => setKeeping(true)}>
+                {t('keep.translateAction')}
+              </Button>
+              <Button icon={<DownloadOutlined />} onClick={() => setKeeping(true)}>
+                {t('keep.exportAction')}
+              </Button>
               {(book.isOwner || book.bookStatus === 1) && (
                 <Button
                   icon={<ShareAltOutlined />}
@@ -420,6 +438,14 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
       </div>
 
       <DeleteBookDialog books={deleting ? [book] : null} onCancel={() => setDeleting(false)} onConfirm={remove} />
+      <KeepBookDialog
+        open={keeping}
+        onClose={() => setKeeping(false)}
+        bookCode={book.bookCode}
+        bookName={book.bookName}
+        originalLanguage={book.originalLanguage}
+        language={book.readLanguage ?? readingLanguage}
+      />
     </div>
   );
 }

@@ -28,6 +28,7 @@ import { useMarkActions } from './useMarkActions.ts';
 import { usePageTurns } from './usePageTurns.ts';
 import { useTextSelection } from './useTextSelection.ts';
 import { lastPages } from './lastPages.ts';
+import { KeepBookButton } from '../keep/KeepBookEntry.tsx';
 import type { LookupRequest } from './LookupCard.tsx';
 import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
@@ -388,6 +389,14 @@ export function Reader({ book, language }: ReaderProps) {
         settingsOpen={settingsOpen}
         onSettingsOpen={setSettingsOpen}
         settings={settingsPanel}
+        keep={
+          <KeepBookButton
+            bookCode={bookCode}
+            bookName={book.bookName}
+            originalLanguage={book.originalLanguage}
+            language={language}
+          />
+        }
         tools={
           <ReadAloudControl
             aloud={aloud}

@@ -16,6 +16,8 @@ interface ReaderBarProps {
   settingsOpen: boolean;
   onSettingsOpen: (open: boolean) => void;
   settings: ReactNode;
+  /** After the bookmark: keeping the whole book (translate it, export it). */
+  keep?: ReactNode;
   /** More tools, before the settings (read aloud). */
   tools?: ReactNode;
 }
@@ -43,6 +45,7 @@ export function ReaderBar(props: ReaderBarProps) {
           onClick={props.onBookmark}
         />
       </Tooltip>
+      {props.keep}
       {props.onPanel && (
         <Tooltip title={t('reader.panel.open')}>
           <Button type="text" icon={<ProfileOutlined />} aria-label={t('reader.panel.open')} onClick={props.onPanel} />
