@@ -16,6 +16,7 @@ import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
 import { registerPointsJobs } from './modules/points/points.jobs.ts';
+import { registerTranslationJobs } from './modules/translation/translation.jobs.ts';
 import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
@@ -116,6 +117,10 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       registerSystemJobs(queue, { mailer, limiter: services.limiter });
       registerBookJobs(queue, services.uploads, services.reader);
       registerPointsJobs(queue, services.points);
+      registerTranslationJobs(queue, {
+        extraction: services.glossaryExtraction,
+        retranslation: services.retranslation,
+      });
       await queue.startWorkers();
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
       // A parse process loads pdf.js (0.2-0.5 s) when it starts: paid now rather than by the first PDF uploaded.

@@ -18,6 +18,11 @@ import { TranslationService } from './modules/translation/translation.service.ts
 import { AiService } from './modules/ai/ai.service.ts';
 import { EnginesService } from './modules/translation/engines.service.ts';
 import { GlossaryService } from './modules/translation/glossary.service.ts';
+import { GlossaryRepo } from './modules/translation/glossary.repo.ts';
+import { GlossaryExtraction } from './modules/translation/glossary-extraction.ts';
+import { Retranslation } from './modules/translation/retranslation.ts';
+import { ChapterContext } from './modules/translation/chapter-context.ts';
+import { termsInAll } from './engines/translation/glossary-terms.ts';
 import { MarksService } from './modules/marks/marks.service.ts';
 import { SharingService } from './modules/sharing/sharing.service.ts';
 import { FeedbackService } from './modules/feedback/feedback.service.ts';
@@ -60,6 +65,8 @@ export interface Services {
   ai: AiService;
   engines: EnginesService;
   glossary: GlossaryService;
+  glossaryExtraction: GlossaryExtraction;
+  retranslation: Retranslation;
   marks: MarksService;
   sharing: SharingService;
   feedback: FeedbackService;
@@ -125,6 +132,9 @@ export function createServices(infra: Infrastructure): Services {
     limiter,
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
+    onBookReady: async (bookId, lang) => {
+      await infra.queue.send('glossary.extract', { bookId, lang });
+    },
   });
   const llm = infra.config.llm
     ? createLlmClient({
@@ -134,12 +144,18 @@ export function createServices(infra: Infrastructure): Services {
         ...(infra.config.llm.apiKey ? { apiKey: infra.config.llm.apiKey } : {}),
       })
     : undefined;
-  const glossary = new GlossaryService({ db: infra.db, books, logger: infra.logger, llm });
+  const glossary = new GlossaryService({
+    repo: new GlossaryRepo(infra.db),
+    books,
+    points: pointsService,
+    logger: infra.logger,
+  });
   const reader = new ReaderService({
     db: infra.db,
     books,
     translation,
     glossary,
+    chapterContext: new ChapterContext({ db: infra.db, translation, llm, logger: infra.logger }),
     points: pointsService,
     queue: infra.queue,
     logger: infra.logger,
@@ -167,6 +183,16 @@ export function createServices(infra: Infrastructure): Services {
     reader,
     engines,
     glossary,
+    glossaryExtraction: new GlossaryExtraction({ glossary, books, translation, llm, logger: infra.logger }),
+    retranslation: new Retranslation({
+      db: infra.db,
+      glossary,
+      books,
+      points: pointsService,
+      queue: infra.queue,
+      translatePage: (bookId, lang, page) => reader.translatePage(bookId, lang, page),
+      logger: infra.logger,
+    }),
     marks: new MarksService({ db: infra.db, books }),
     sharing: new SharingService({ db: infra.db, books, publicUrl: infra.config.publicUrl, logger: infra.logger }),
     feedback: new FeedbackService({ db: infra.db, storage: infra.storage, signer, logger: infra.logger }),
@@ -176,6 +202,7 @@ export function createServices(infra: Infrastructure): Services {
       points: pointsService,
       logger: infra.logger,
       llm,
+      glossaryTerms: async (bookId, language, texts) => termsInAll(texts, await glossary.entries(bookId, language)),
     }),
     limiter,
     signer,

@@ -86,6 +86,14 @@ const fresh = {
   bookmark: async (c: Ctx) =>
     (await c.t.call('POST', '/api/reader/bookmark', { token: c.tokens.owner, body: { bookCode: c.P, page: 1 } })).data
       .id,
+  /** A reader's pending suggestion for P's glossary (the recipient reads P through a share). */
+  suggestion: async (c: Ctx) => {
+    const glossary = await c.t.call('POST', '/api/book/glossary/suggest', {
+      token: c.tokens.recipient,
+      body: { bookCode: c.P, language: 'en', entry: { source: `词${Math.random()}`, target: 'word' } },
+    });
+    return (glossary.data.suggestions as { id: number; status: string }[]).find((s) => s.status === 'pending')!.id;
+  },
   /** A link to a new private book (accepting it must not give anyone access to P). */
   share: async (c: Ctx) => {
     const code = await seedChineseBook(c.t, 'owner');
@@ -302,6 +310,31 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
   },
   'POST /api/book/glossary/extract': {
     call: (c) => ({ method: 'POST', url: '/api/book/glossary/extract', body: { bookCode: c.P, language: 'en' } }),
+    expect: EDIT_P,
+  },
+  // Readers suggest; the owner (and an admin) edit instead, so their suggestion is a bad request.
+  'POST /api/book/glossary/suggest': {
+    call: (c) => ({
+      method: 'POST',
+      url: '/api/book/glossary/suggest',
+      body: { bookCode: c.P, language: 'en', entry: { source: '通灵', target: 'Spirit' } },
+    }),
+    expect: E(401, 400, 404, 200, 400),
+  },
+  'POST /api/book/glossary/decide': {
+    call: async (c) => ({
+      method: 'POST',
+      url: '/api/book/glossary/decide',
+      body: { bookCode: c.P, id: await fresh.suggestion(c), accept: false },
+    }),
+    expect: EDIT_P,
+  },
+  'POST /api/book/glossary/retranslate': {
+    call: (c) => ({
+      method: 'POST',
+      url: '/api/book/glossary/retranslate',
+      body: { bookCode: c.P, language: 'en', points: 0 },
+    }),
     expect: EDIT_P,
   },
 

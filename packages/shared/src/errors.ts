@@ -71,6 +71,7 @@ export const ERRORS = {
   pointsConfirmationRequired: { status: 409, message: 'Please confirm the points charge' },
   requestInProgress: { status: 409, message: 'This request is still being answered' },
   requestIdReused: { status: 409, message: 'This request id was already used for another request' },
+  quoteChanged: { status: 409, message: 'The price has changed since it was shown; please look at it again' },
   aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
 } as const satisfies Record<string, { status: number; message: string }>;

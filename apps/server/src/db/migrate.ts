@@ -13,6 +13,7 @@ import * as m0011 from './migrations/0011-file-metadata.ts';
 import * as m0012 from './migrations/0012-upload-claims.ts';
 import * as m0013 from './migrations/0013-points-holds.ts';
 import * as m0014 from './migrations/0014-passage-search.ts';
+import * as m0015 from './migrations/0015-consistent-translation.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-upload-claims': m0012,
   '0013-points-holds': m0013,
   '0014-passage-search': m0014,
+  '0015-consistent-translation': m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -13,6 +13,10 @@ export interface JobPayloads {
   'book.translateTitle': { requestId: string };
   'book.save': { requestId: string };
   'translate.page': { bookId: number; lang: string; page: number };
+  /** Names and terms of a book just stored, for its uploader's reading language (GlossaryExtraction). */
+  'glossary.extract': { bookId: number; lang: string };
+  /** A confirmed retranslation after a glossary change; `seqs` are the paragraphs sent back (Retranslation). */
+  'glossary.retranslate': { bookId: number; lang: string; userId: number; holdKey: string | null; seqs: number[] };
   /** The admin's queue round trip: a worker picks it up and completes it. */
   'system.ping': { sentAt: number };
 }
@@ -37,6 +41,9 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
+  'glossary.extract': { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+  // Idempotent: a retry translates what is still pending and settles a hold that is still held.
+  'glossary.retranslate': { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
   'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
 };
 
