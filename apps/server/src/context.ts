@@ -21,6 +21,7 @@ import { GlossaryService } from './modules/translation/glossary.service.ts';
 import { GlossaryRepo } from './modules/translation/glossary.repo.ts';
 import { GlossaryExtraction } from './modules/translation/glossary-extraction.ts';
 import { Retranslation } from './modules/translation/retranslation.ts';
+import { TranslationReports } from './modules/translation/reports.service.ts';
 import { ChapterContext } from './modules/translation/chapter-context.ts';
 import { termsInAll } from './engines/translation/glossary-terms.ts';
 import { MarksService } from './modules/marks/marks.service.ts';
@@ -67,6 +68,7 @@ export interface Services {
   glossary: GlossaryService;
   glossaryExtraction: GlossaryExtraction;
   retranslation: Retranslation;
+  translationReports: TranslationReports;
   marks: MarksService;
   sharing: SharingService;
   feedback: FeedbackService;
@@ -191,6 +193,14 @@ export function createServices(infra: Infrastructure): Services {
       points: pointsService,
       queue: infra.queue,
       translatePage: (bookId, lang, page) => reader.translatePage(bookId, lang, page),
+      logger: infra.logger,
+    }),
+    translationReports: new TranslationReports({
+      db: infra.db,
+      books,
+      glossary,
+      translation,
+      llm,
       logger: infra.logger,
     }),
     marks: new MarksService({ db: infra.db, books }),

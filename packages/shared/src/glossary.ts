@@ -49,3 +49,45 @@ export const Glossary = z.object({
   retranslation: RetranslationQuote.nullable(),
 });
 export type Glossary = z.infer<typeof Glossary>;
+
+/** One translation of a paragraph and what made it. */
+export const TranslationVersion = z.object({
+  translation: z.string(),
+  engine: z.string().nullable(),
+  model: z.string().nullable(),
+});
+export type TranslationVersion = z.infer<typeof TranslationVersion>;
+
+export const ReportStatus = z.enum(['open', 'keptOriginal', 'choseAlternative']);
+export type ReportStatus = z.infer<typeof ReportStatus>;
+
+/** A reader marked a paragraph's translation wrong: it was translated again by another engine or model. */
+export const TranslationReport = z.object({
+  id: z.number(),
+  blockId: z.string(),
+  original: TranslationVersion,
+  alternative: TranslationVersion,
+  status: ReportStatus,
+});
+export type TranslationReport = z.infer<typeof TranslationReport>;
+
+/** A report as admins list them. */
+export const AdminTranslationReport = TranslationReport.extend({
+  bookCode: z.string(),
+  bookTitle: z.string(),
+  language: z.string(),
+  page: z.number(),
+  text: z.string(),
+  reporter: z.string().nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type AdminTranslationReport = z.infer<typeof AdminTranslationReport>;
+
+export const AdminTranslationReportPage = z.object({
+  items: z.array(AdminTranslationReport),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type AdminTranslationReportPage = z.infer<typeof AdminTranslationReportPage>;

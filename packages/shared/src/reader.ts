@@ -49,4 +49,3 @@ export const PageQuery = z.object({
   retry: z.string().max(2000).optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
-

@@ -1,4 +1,10 @@
-import { Glossary, GlossaryEntry, RetranslationQuote } from '@yidu/shared';
+import {
+  AdminTranslationReportPage,
+  Glossary,
+  GlossaryEntry,
+  RetranslationQuote,
+  TranslationReport,
+} from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
@@ -151,5 +157,61 @@ export const translationRoutes: FastifyPluginAsyncZod<{ services: Services; guar
           request.body.points,
         ),
       ),
+  );
+
+  app.post(
+    '/reader/translation/report',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        security,
+        summary:
+          'This translation is wrong: the paragraph is translated again by another engine or model, and both are answered',
+        body: Target.extend({ blockId: z.string().min(1).max(40) }),
+        response: { 200: envelopeOf(TranslationReport) },
+      },
+    },
+    async (request) =>
+      ok(
+        await services.translationReports.report(
+          authOf(request).user,
+          request.body.bookCode,
+          request.body.language,
+          request.body.blockId,
+        ),
+      ),
+  );
+  app.post(
+    '/reader/translation/choose',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'The reader who reported keeps the original or the alternative; the alternative becomes the translation for every reader',
+        body: z.object({ id: z.number().int().positive(), choice: z.enum(['original', 'alternative']) }),
+        response: { 200: envelopeOf(TranslationReport) },
+      },
+    },
+    async (request) =>
+      ok(await services.translationReports.choose(authOf(request).user, request.body.id, request.body.choice)),
+  );
+  app.get(
+    '/admin/translation-reports',
+    {
+      onRequest: guards.requireAdmin,
+      schema: {
+        tags: ['admin'],
+        security,
+        summary: 'Reports of wrong translations, newest first, with both translations and what the reader kept',
+        querystring: z.object({
+          page: z.coerce.number().int().min(1).default(1),
+          pageSize: z.coerce.number().int().min(1).max(100).default(20),
+        }),
+        response: { 200: envelopeOf(AdminTranslationReportPage) },
+      },
+    },
+    async (request) => ok(await services.translationReports.list(request.query.page, request.query.pageSize)),
   );
 };
