@@ -6,6 +6,7 @@ import {
   BookOutlined,
   CloudUploadOutlined,
   DollarOutlined,
+  FlagOutlined,
   GiftOutlined,
   KeyOutlined,
   MenuOutlined,
@@ -38,6 +39,7 @@ const NAV_PATHS = [
   '/admin-error-book',
   '/admin22/tongji',
   '/admin/test',
+  '/admin/translation-reports',
 ];
 
 function useNavItems(): MenuItem[] {
@@ -70,6 +72,11 @@ function useNavItems(): MenuItem[] {
           key: '/admin22/tongji',
           icon: <BarChartOutlined />,
           label: <Link to="/admin22/tongji">{t('nav.tongji')}</Link>,
+        },
+        {
+          key: '/admin/translation-reports',
+          icon: <FlagOutlined />,
+          label: <Link to="/admin/translation-reports">{t('nav.translationReports')}</Link>,
         },
         { key: '/admin/test', icon: <ToolOutlined />, label: <Link to="/admin/test">{t('nav.test')}</Link> },
         {

@@ -40,7 +40,7 @@ import type { PanelTab } from './SidePanel.tsx';
 import { anchorOfSelection, type SelectionAnchor } from './selection.ts';
 import { confirmForSession, isConfirmedForSession, usePaidAction } from './paid.tsx';
 import { PageArea } from './PageArea.tsx';
-import { confirmPage, pageQueryKey, retryBlocks, usePage } from './usePage.ts';
+import { confirmPage, pageQueryKey, retryBlocks, setBlockTranslation, usePage } from './usePage.ts';
 import { useReaderSettingsSync } from './useReaderSettingsSync.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 
@@ -50,6 +50,9 @@ const AnnotationModal = lazy(() => import('./AnnotationModal.tsx').then((m) => (
 const SidePanel = lazy(() => import('./SidePanel.tsx').then((m) => ({ default: m.SidePanel })));
 const JumpPanel = lazy(() => import('./JumpPanel.tsx').then((m) => ({ default: m.JumpPanel })));
 const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
+const WrongTranslationModal = lazy(() =>
+  import('../glossary/WrongTranslationModal.tsx').then((m) => ({ default: m.WrongTranslationModal })),
+);
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
 
 /** The last page seen per book in this session, so that switching tabs shows it at once. */
@@ -235,6 +238,7 @@ function Reader({ book, language }: ReaderProps) {
   const [savingAnnotation, setSavingAnnotation] = useState(false);
   const [ai, setAi] = useState<AiRequest | null>(null);
   const [notePop, setNotePop] = useState<{ note: AiAnnotation; x: number; y: number } | null>(null);
+  const [wrongBlock, setWrongBlock] = useState<string | null>(null);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
   const inlinePanel = settings.mode === 'advanced' && wide;
@@ -663,6 +667,7 @@ function Reader({ book, language }: ReaderProps) {
                 onNoteClick={onNoteClick}
                 onLink={onLink}
                 onImageError={renewExpiredMedia}
+                onReportWrong={setWrongBlock}
                 flashId={flashId}
               />
             )}
@@ -778,6 +783,18 @@ function Reader({ book, language }: ReaderProps) {
             {t('reader.close')}
           </Button>
         </div>
+      )}
+      {wrongBlock && data && key && (
+        <Suspense fallback={null}>
+          <WrongTranslationModal
+            bookCode={bookCode}
+            language={language}
+            blockId={wrongBlock}
+            original={data.blocks.find((b) => b.id === wrongBlock) ?? { text: '', html: null }}
+            onChosen={(blockId, translation) => setBlockTranslation(client, key, blockId, translation)}
+            onClose={() => setWrongBlock(null)}
+          />
+        </Suspense>
       )}
       {annotating && (
         <Suspense fallback={null}>
