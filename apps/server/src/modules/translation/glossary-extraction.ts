@@ -24,11 +24,13 @@ const MAX_NAMES = 40;
 const MIN_NAME_COUNT = 3;
 
 /** Honorifics that belong to the name that follows ("Mr. Darcy"). */
-const HONORIFIC = String.raw`(?:Mr|Mrs|Ms|Miss|Dr|St|Sir|Lady|Lord|Captain|Colonel|Madame|Monsieur|Herr|Frau|Don|Doña)\.?\s+`;
+const HONORIFICS = '(?:Mr|Mrs|Ms|Miss|Dr|St|Sir|Lady|Lord|Captain|Colonel|Madame|Monsieur|Herr|Frau|Don|Doña)';
+const HONORIFIC = String.raw`${HONORIFICS}\.?\s+`;
+const HONORIFIC_WORD = new RegExp(String.raw`^${HONORIFICS}\.?$`);
 const WORD = String.raw`\p{Lu}[\p{Ll}\p{M}'’-]+`;
 const NAME = new RegExp(String.raw`(?:${HONORIFIC})?${WORD}(?:\s+${WORD}){0,2}`, 'gu');
 /** A capital after these starts a sentence (or a quotation): it says nothing about a name. */
-const SENTENCE_START = /(?:^|[.!?:;"“”‘'«»—–(]\s*)$/u;
+const SENTENCE_START = /(?:^|[.!?:"“”‘'«»—–(]\s*)$/u;
 
 /**
  * The names of a book in a Latin, Cyrillic or Greek script, without a model: capitalised words (and
@@ -38,12 +40,23 @@ const SENTENCE_START = /(?:^|[.!?:;"“”‘'«»—–(]\s*)$/u;
 export function frequentNames(texts: readonly string[], max = MAX_NAMES): string[] {
   const inside = new Map<string, number>();
   const atStart = new Map<string, number>();
+  const count = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
   for (const text of texts) {
     for (const match of text.matchAll(NAME)) {
-      const name = match[0].replace(/\s+/g, ' ');
+      // "Elizabeth's" is Elizabeth.
+      const name = match[0].replace(/\s+/g, ' ').replace(/['’]s$/, '');
       const before = text.slice(Math.max(0, (match.index ?? 0) - 3), match.index);
-      const counts = SENTENCE_START.test(before) ? atStart : inside;
-      counts.set(name, (counts.get(name) ?? 0) + 1);
+      if (!SENTENCE_START.test(before)) {
+        count(inside, name);
+        continue;
+      }
+      // "Then Jane Bennet laughed": the opener is no part of the name that follows it.
+      const [opener, ...rest] = name.split(' ');
+      if (rest.length === 0 || HONORIFIC_WORD.test(opener!)) count(atStart, name);
+      else {
+        count(atStart, opener!);
+        count(inside, rest.join(' '));
+      }
     }
   }
   return [...inside.entries()]
