@@ -10,6 +10,7 @@ const PAGES = [
   ['第一章　山中来客', '林冲雪夜上山，遇见了柴进。', '柴进请林冲喝酒，两人说起东京的旧事。'],
   ['第二天，林冲告别柴进，独自下山。', '路上他想起娘子，心中十分难过。'],
   ['林冲来到梁山泊，王伦不肯收留他。', '柴进的书信也没有用。'],
+  ['王伦要林冲三天之内交出投名状。', '林冲只好下山等候过路的客人。'],
 ];
 
 interface Chat {
@@ -98,21 +99,24 @@ describe('LLM translation with the glossary and the chapter so far', () => {
     await readWholePage(2);
     await waitForPrepared(3);
     await readWholePage(3);
+    await waitForPrepared(4);
+    await readWholePage(4);
 
     // The chapter's first page: terms of each batch only (the heading holds none; 梁山泊 is not on the page).
     const first = [...batchesWith('林冲雪夜上山'), ...batchesWith('山中来客')].map((c) => c.messages[0]!.content);
     expect(first.some((s) => s.includes('Terms: 林冲 = Lin Chong; 柴进 = Chai Jin'))).toBe(true);
     expect(first.every((s) => !s.includes('梁山泊') && !s.includes('Story so far'))).toBe(true);
 
-    // One summary per later page: page 1 for page 2, then page 2 folded into it for page 3.
+    // A summary every other page: page 1 for pages 2 and 3, then pages 2 and 3 folded into it for page 4.
     const summaries = chats(llm).filter(isSummary);
     expect(summaries).toHaveLength(2);
     expect(summaries[0]!.messages[1]!.content).toMatch(/^Next part of the chapter:\n第一章/);
     expect(summaries[0]!.messages[0]!.content).toContain('林冲 = Lin Chong');
     expect(summaries[1]!.messages[1]!.content).toMatch(/^Summary so far: Summary \d+: Lin Chong met Chai Jin/);
     expect(summaries[1]!.messages[1]!.content).toContain('林冲告别柴进');
+    expect(summaries[1]!.messages[1]!.content).toContain('王伦不肯收留他');
 
-    for (const text of ['林冲告别柴进', '王伦不肯收留他']) {
+    for (const text of ['林冲告别柴进', '王伦不肯收留他', '交出投名状']) {
       const [batch] = batchesWith(text);
       const system = batch!.messages[0]!.content;
       expect(system).toMatch(/Story so far \(context only, do not translate\): Summary \d+: Lin Chong met Chai Jin/);

@@ -14,6 +14,11 @@ const SOURCE_CHARS = 4_000;
 /** A summary is a few sentences: it is read by every later batch of the chapter. */
 const SUMMARY_MAX_TOKENS = 160;
 const TERMS_IN_PROMPT = 24;
+/**
+ * A summary up to this many pages old still tells the chapter so far, near enough for a translator:
+ * made every other page, the summaries cost half as much (bench/translate-context.ts).
+ */
+export const SUMMARY_STALE_PAGES = 2;
 
 /** The prompt that folds the next part of a chapter into its running summary. */
 export function summaryPrompt(input: {
@@ -37,9 +42,10 @@ export function summaryPrompt(input: {
 }
 
 /**
- * "The chapter so far" for LLM translation: a short summary per book, chapter, target language and
- * page, made from the previous summary and the text since, one model call per page an LLM engine
- * translates (never for pages served from the memory, nor for other engines, which cannot use it).
+ * "The chapter so far" for LLM translation: a short summary per book, chapter and target language,
+ * made from the previous summary and the text since (at most 4,000 characters), one model call every
+ * other page an LLM engine translates (never for pages served from the memory, nor for other
+ * engines, which cannot use it).
  */
 export class ChapterContext {
   private readonly repo: ChapterSummariesRepo;
@@ -69,7 +75,7 @@ export class ChapterContext {
     const chapter = await this.repo.chapterOfPage(book.id, page);
     if (!chapter || page <= chapter.firstPage) return undefined;
     const latest = await this.repo.latestBefore(book.id, lang, chapter.idx, page);
-    if (latest?.page === page - 1) return latest.summary;
+    if (latest && latest.page >= page - SUMMARY_STALE_PAGES) return latest.summary;
     const from = latest ? latest.page + 1 : chapter.firstPage;
     try {
       const text = (await this.repo.pagesText(book.id, from, page - 1)).join('\n').slice(-SOURCE_CHARS);
