@@ -116,10 +116,10 @@ export function protectTerms(
       sorted.forEach((term) => {
         out = out.replace(patternOf(term.source.trim()), (matched) => {
           marked.push(wrap(matched, term));
-          return `\u0001${marked.length - 1}\u0002`;
+          return `\uE000${marked.length - 1}\uE001`;
         });
       });
-      return out.replace(/\u0001(\d+)\u0002/g, (_m, n: string) => marked[Number(n)]!);
+      return out.replace(/\uE000(\d+)\uE001/g, (_m, n: string) => marked[Number(n)]!);
     })
     .join('');
 }

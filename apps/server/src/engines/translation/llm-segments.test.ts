@@ -33,7 +33,9 @@ describe('LLM segment format', () => {
 
   it('adds the terms, then the chapter so far, within the token budget as a real tokenizer counts it', () => {
     const summary =
-      '伊丽莎白在舞会上第一次见到达西先生，觉得他傲慢无礼。宾利先生对简一见倾心。班纳特太太一心想把女儿们嫁出去。'.repeat(8);
+      '伊丽莎白在舞会上第一次见到达西先生，觉得他傲慢无礼。宾利先生对简一见倾心。班纳特太太一心想把女儿们嫁出去。'.repeat(
+        8,
+      );
     const [system] = buildTranslationMessages(['Elizabeth smiled.'], 'en', 'zh', [], summary);
     expect(system?.content).toContain('Story so far (context only, do not translate): 伊丽莎白在舞会上');
     const names = Array.from({ length: 120 }, (_, i) => ({ source: `Name${i}`, target: `名字${i}号人物` }));

@@ -11,7 +11,8 @@ import type { Logger } from '../../lib/logger.ts';
 import type { BooksService } from '../books/books.service.ts';
 import type { PointsService } from '../points/points.service.ts';
 import { escapeText, glossaryKeyOf } from './translation.service.ts';
-import { GlossaryRepo, type EntryRow, type ParagraphRow, type SuggestionRow } from './glossary.repo.ts';
+import type { GlossaryRepo } from './glossary.repo.ts';
+import { type EntryRow, type ParagraphRow, type SuggestionRow } from './glossary.repo.ts';
 
 export const MAX_ENTRIES = 500;
 /** Pending suggestions one reader may have on a book at a time. */
