@@ -70,7 +70,16 @@ export function GlossaryPanel({ bookCode, language }: GlossaryPanelProps) {
   const entries = glossary.entries;
 
   const saveEntries = (next: EditableEntry[]) =>
-    run('save', () => glossaryApi.save(bookCode, language, next), t('glossary.saved'));
+    run(
+      'save',
+      () =>
+        glossaryApi.save(
+          bookCode,
+          language,
+          next.map(({ source, target, note }) => ({ source, target, note: note ?? null })),
+        ),
+      t('glossary.saved'),
+    );
 
   const submitDraft = async (draft: Draft) => {
     const entry = { source: draft.source.trim(), target: draft.target.trim(), note: draft.note.trim() || null };
