@@ -17,6 +17,7 @@ import type { Logger } from './lib/logger.ts';
 import { registerSystemJobs } from './modules/system/mail.jobs.ts';
 import { registerPointsJobs } from './modules/points/points.jobs.ts';
 import { registerBookTranslationJobs } from './modules/book-translation/book-translation.jobs.ts';
+import { registerTranslationJobs } from './modules/translation/translation.jobs.ts';
 import { Notifier, RECONNECTED_TOPIC } from './lib/notifier.ts';
 import { ENGINES_TOPIC } from './modules/translation/engines.service.ts';
 import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
@@ -134,6 +135,10 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       registerPointsJobs(queue, services.points);
       registerSetupJobs(queue, services.setup);
       registerBookTranslationJobs(queue, services.bookTranslations);
+      registerTranslationJobs(queue, {
+        extraction: services.glossaryExtraction,
+        retranslation: services.retranslation,
+      });
       await queue.startWorkers();
       await scheduleProbes(queue, config.engineProbeMinutes);
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');

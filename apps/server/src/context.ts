@@ -18,6 +18,12 @@ import { TranslationService } from './modules/translation/translation.service.ts
 import { AiService } from './modules/ai/ai.service.ts';
 import { EnginesService } from './modules/translation/engines.service.ts';
 import { GlossaryService } from './modules/translation/glossary.service.ts';
+import { GlossaryRepo } from './modules/translation/glossary.repo.ts';
+import { GlossaryExtraction } from './modules/translation/glossary-extraction.ts';
+import { Retranslation } from './modules/translation/retranslation.ts';
+import { TranslationReports } from './modules/translation/reports.service.ts';
+import { ChapterContext } from './modules/translation/chapter-context.ts';
+import { termsInAll } from './engines/translation/glossary-terms.ts';
 import { MarksService } from './modules/marks/marks.service.ts';
 import { SharingService } from './modules/sharing/sharing.service.ts';
 import { FeedbackService } from './modules/feedback/feedback.service.ts';
@@ -77,6 +83,9 @@ export interface Services {
   /** The admins' set-up checklist and the engine probe. */
   setup: SetupService;
   glossary: GlossaryService;
+  glossaryExtraction: GlossaryExtraction;
+  retranslation: Retranslation;
+  translationReports: TranslationReports;
   marks: MarksService;
   sharing: SharingService;
   feedback: FeedbackService;
@@ -151,18 +160,27 @@ export function createServices(infra: Infrastructure): Services {
     limiter,
     translateTitle: async (text, from, to, userId) =>
       translation.translateTitle(text, from, to, (await usersRepo.findById(userId))?.translation_engine),
+    onBookReady: async (bookId, lang) => {
+      await infra.queue.send('glossary.extract', { bookId, lang });
+    },
   });
   const glossary = new GlossaryService({
-    db: infra.db,
+    repo: new GlossaryRepo(infra.db),
     books,
+    points: pointsService,
     logger: infra.logger,
-    llm: () => aiModels.client('explanation'),
   });
   const reader = new ReaderService({
     db: infra.db,
     books,
     translation,
     glossary,
+    chapterContext: new ChapterContext({
+      db: infra.db,
+      translation,
+      llm: () => aiModels.client('explanation'),
+      logger: infra.logger,
+    }),
     points: pointsService,
     queue: infra.queue,
     logger: infra.logger,
@@ -207,6 +225,7 @@ export function createServices(infra: Infrastructure): Services {
       db: infra.db,
       books,
       reader,
+      glossary,
       points: pointsService,
       translation,
       queue: infra.queue,
@@ -217,6 +236,30 @@ export function createServices(infra: Infrastructure): Services {
     health,
     setup: new SetupService({ config: infra.config, logger: infra.logger, engines, aiModels, health, invites }),
     glossary,
+    glossaryExtraction: new GlossaryExtraction({
+      glossary,
+      books,
+      translation,
+      llm: () => aiModels.client('explanation'),
+      logger: infra.logger,
+    }),
+    retranslation: new Retranslation({
+      db: infra.db,
+      glossary,
+      books,
+      points: pointsService,
+      queue: infra.queue,
+      translatePage: (bookId, lang, page) => reader.translatePage(bookId, lang, page),
+      logger: infra.logger,
+    }),
+    translationReports: new TranslationReports({
+      db: infra.db,
+      books,
+      glossary,
+      translation,
+      llm: () => aiModels.client('explanation'),
+      logger: infra.logger,
+    }),
     marks: new MarksService({ db: infra.db, books }),
     sharing: new SharingService({ db: infra.db, books, publicUrl: infra.config.publicUrl, logger: infra.logger }),
     feedback: new FeedbackService({ db: infra.db, storage: infra.storage, signer, logger: infra.logger }),
@@ -226,6 +269,7 @@ export function createServices(infra: Infrastructure): Services {
       points: pointsService,
       logger: infra.logger,
       llm: (use) => aiModels.client(use),
+      glossaryTerms: async (bookId, language, texts) => termsInAll(texts, await glossary.entries(bookId, language)),
     }),
     lookup: new LookupService({
       db: infra.db,

@@ -94,6 +94,34 @@ const fresh = {
         body: { bookCode: c.P, language: 'en', blockId: 'c1-b2', text: `词${randomBytes(4).toString('hex')}` },
       })
     ).data.id,
+  /** A reader's pending suggestion for P's glossary (the recipient reads P through a share). */
+  suggestion: async (c: Ctx) => {
+    const glossary = await c.t.call('POST', '/api/book/glossary/suggest', {
+      token: c.tokens.recipient,
+      body: { bookCode: c.P, language: 'en', entry: { source: `词${Math.random()}`, target: 'word' } },
+    });
+    return (glossary.data.suggestions as { id: number; status: string }[]).find((s) => s.status === 'pending')!.id;
+  },
+  /** P's first page translated into English (reports need a translation to find wrong). */
+  translatedPage: async (c: Ctx) => {
+    const url = `/api/reader/getPageData?bookCode=${c.P}&language=en&page=1`;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const res = await c.t.call('GET', url, { token: c.tokens.owner });
+      if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('P was not translated');
+  },
+  /** The owner's report of a wrong translation in P. */
+  report: async (c: Ctx) => {
+    await fresh.translatedPage(c);
+    const res = await c.t.call('POST', '/api/reader/translation/report', {
+      token: c.tokens.owner,
+      body: { bookCode: c.P, language: 'en', blockId: 'c1-b2' },
+    });
+    return res.data.id as number;
+  },
   /** A link to a new private book (accepting it must not give anyone access to P). */
   share: async (c: Ctx) => {
     const code = await seedChineseBook(c.t, 'owner');
@@ -310,6 +338,54 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
   },
   'POST /api/book/glossary/extract': {
     call: (c) => ({ method: 'POST', url: '/api/book/glossary/extract', body: { bookCode: c.P, language: 'en' } }),
+    expect: EDIT_P,
+  },
+  // Readers suggest; the owner (and an admin) edit instead, so their suggestion is a bad request.
+  'POST /api/book/glossary/suggest': {
+    call: (c) => ({
+      method: 'POST',
+      url: '/api/book/glossary/suggest',
+      body: { bookCode: c.P, language: 'en', entry: { source: '通灵', target: 'Spirit' } },
+    }),
+    expect: E(401, 400, 404, 200, 400),
+  },
+  'POST /api/book/glossary/decide': {
+    call: async (c) => ({
+      method: 'POST',
+      url: '/api/book/glossary/decide',
+      body: { bookCode: c.P, id: await fresh.suggestion(c), accept: false },
+    }),
+    expect: EDIT_P,
+  },
+  'POST /api/reader/translation/report': {
+    call: async (c) => {
+      await fresh.translatedPage(c);
+      return {
+        method: 'POST',
+        url: '/api/reader/translation/report',
+        body: { bookCode: c.P, language: 'en', blockId: 'c1-b2' },
+      };
+    },
+    expect: READ_P,
+  },
+  'POST /api/reader/translation/choose': {
+    call: async (c) => ({
+      method: 'POST',
+      url: '/api/reader/translation/choose',
+      body: { id: await fresh.report(c), choice: 'original' },
+    }),
+    expect: OWNER_THING,
+  },
+  'GET /api/admin/translation-reports': {
+    call: () => ({ method: 'GET', url: '/api/admin/translation-reports' }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/book/glossary/retranslate': {
+    call: (c) => ({
+      method: 'POST',
+      url: '/api/book/glossary/retranslate',
+      body: { bookCode: c.P, language: 'en', points: 0 },
+    }),
     expect: EDIT_P,
   },
 

@@ -76,6 +76,7 @@ export const ERRORS = {
     message: 'Some pages of this book are not translated for you yet; translate the whole book first',
   },
   translationNotNeeded: { status: 400, message: 'The book is already in this language' },
+  quoteChanged: { status: 409, message: 'The price has changed since it was shown; please look at it again' },
   aiNotConfigured: { status: 503, message: 'AI features are not configured on this server' },
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
   lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },

@@ -5,6 +5,7 @@ export * from './validation.ts';
 export * from './auth.ts';
 export * from './books.ts';
 export * from './reader.ts';
+export * from './glossary.ts';
 export * from './ai.ts';
 export * from './marks.ts';
 export * from './social.ts';

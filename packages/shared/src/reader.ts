@@ -49,20 +49,3 @@ export const PageQuery = z.object({
   retry: z.string().max(2000).optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
-
-/** One glossary entry: how a name or term of the book is rendered in the target language. */
-export const GlossaryEntry = z.object({
-  source: z.string().trim().min(1).max(200),
-  target: z.string().trim().min(1).max(200),
-  note: z.string().trim().max(500).nullable().default(null),
-});
-export type GlossaryEntry = z.infer<typeof GlossaryEntry>;
-
-export const Glossary = z.object({
-  entries: z.array(GlossaryEntry),
-  /** Bumped at every change: translations made before it are not reused. */
-  version: z.number(),
-  /** The uploader (or an admin) may edit it. */
-  editable: z.boolean(),
-});
-export type Glossary = z.infer<typeof Glossary>;

@@ -273,8 +273,12 @@ export interface TranslationMemoryTable {
   engine: string;
   model: string;
   glossary_version: Generated<number>;
+  /** A hash of the glossary entries occurring in the text ('' when none do). */
+  glossary_key: Generated<string>;
   translation: string;
   source_chars: number;
+  /** A reader chose this translation over another: it is served first. */
+  chosen_at: Date | null;
   created_at: CreatedAt;
 }
 
@@ -290,6 +294,8 @@ export interface BookTranslationsTable {
   requested_by: number | null;
   error: string | null;
   attempts: Generated<number>;
+  /** The glossary entries the translation was made with (see TranslationMemoryTable); null: before they were kept. */
+  glossary_key: string | null;
   updated_at: Timestamp;
   /** Failed tries since the last success (the automatic retry waits longer after each). */
   failures: Generated<number>;
@@ -372,7 +378,51 @@ export interface BookGlossaryTable {
   source: string;
   target: string;
   note: string | null;
+  origin: Generated<GlossaryOrigin>;
   created_at: CreatedAt;
+}
+
+export type GlossaryOrigin = 'owner' | 'extracted' | 'suggested';
+
+export interface GlossarySuggestionsTable {
+  id: GeneratedBigId;
+  book_id: number;
+  target_lang: string;
+  source: string;
+  target: string;
+  note: string | null;
+  user_id: number | null;
+  status: Generated<'pending' | 'accepted' | 'rejected'>;
+  created_at: CreatedAt;
+  decided_at: Date | null;
+}
+
+export interface ChapterSummariesTable {
+  book_id: number;
+  target_lang: string;
+  chapter_idx: number;
+  page: number;
+  summary: string;
+  created_at: CreatedAt;
+}
+
+export type TranslationReportStatus = 'open' | 'keptOriginal' | 'choseAlternative';
+
+export interface TranslationReportsTable {
+  id: GeneratedBigId;
+  book_id: number;
+  target_lang: string;
+  seq: number;
+  user_id: number | null;
+  original_translation: string;
+  original_engine: string | null;
+  original_model: string | null;
+  alternative_translation: string | null;
+  alternative_engine: string | null;
+  alternative_model: string | null;
+  status: Generated<TranslationReportStatus>;
+  created_at: CreatedAt;
+  decided_at: Date | null;
 }
 
 export type MarkKind = 'annotation' | 'highlight' | 'underline' | 'bookmark';
@@ -539,6 +589,9 @@ export interface Database {
   ai_model_settings: AiModelSettingsTable;
   engine_health: EngineHealthTable;
   book_glossary: BookGlossaryTable;
+  glossary_suggestions: GlossarySuggestionsTable;
+  chapter_summaries: ChapterSummariesTable;
+  translation_reports: TranslationReportsTable;
   reader_marks: ReaderMarksTable;
   reading_positions: ReadingPositionsTable;
   book_shares: BookSharesTable;

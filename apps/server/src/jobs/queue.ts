@@ -17,6 +17,10 @@ export interface JobPayloads {
   'book.translateWhole': { jobId: string };
   /** Hands whole-book translations whose worker died to a new run. */
   'book.resumeTranslations': Record<string, never>;
+  /** Names and terms of a book just stored, for its uploader's reading language (GlossaryExtraction). */
+  'glossary.extract': { bookId: number; lang: string };
+  /** A confirmed retranslation after a glossary change; `seqs` are the paragraphs sent back (Retranslation). */
+  'glossary.retranslate': { bookId: number; lang: string; userId: number; holdKey: string | null; seqs: number[] };
   /** The admin's queue round trip: a worker picks it up and completes it. */
   'system.ping': { sentAt: number };
   /** Light checks of the engines and AI models that real use has not proven lately (set-up checklist). */
@@ -46,6 +50,9 @@ const QUEUES: Record<JobName, QueueSettings> = {
   // A run does a few pages; a failed one is retried (the lease decides who works), a lost one resumed.
   'book.translateWhole': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
   'book.resumeTranslations': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
+  'glossary.extract': { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+  // Idempotent: a retry translates what is still pending and settles a hold that is still held.
+  'glossary.retranslate': { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
   'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
   'setup.probe': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
 };

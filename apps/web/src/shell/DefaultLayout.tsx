@@ -9,6 +9,7 @@ import {
   RobotOutlined,
   DollarOutlined,
   FileSearchOutlined,
+  FlagOutlined,
   GiftOutlined,
   KeyOutlined,
   MenuOutlined,
@@ -43,6 +44,7 @@ const NAV_PATHS = [
   '/admin-error-book',
   '/admin22/tongji',
   '/admin/test',
+  '/admin/translation-reports',
 ];
 
 function useNavItems(): MenuItem[] {
@@ -81,6 +83,11 @@ function useNavItems(): MenuItem[] {
           key: '/admin/test?tab=setup',
           icon: <CheckSquareOutlined />,
           label: <Link to="/admin/test?tab=setup">{t('nav.setup')}</Link>,
+        },
+        {
+          key: '/admin/translation-reports',
+          icon: <FlagOutlined />,
+          label: <Link to="/admin/translation-reports">{t('nav.translationReports')}</Link>,
         },
         { key: '/admin/test', icon: <ToolOutlined />, label: <Link to="/admin/test">{t('nav.test')}</Link> },
         {

@@ -22,6 +22,7 @@ const StatisticsPage = lazyPage(() => import('../features/admin/StatisticsPage.t
 const ErrorBooksPage = lazyPage(() => import('../features/admin/ErrorBooksPage.tsx'));
 const TongjiPage = lazyPage(() => import('../features/admin/TongjiPage.tsx'));
 const TestPage = lazyPage(() => import('../features/admin/TestPage.tsx'));
+const TranslationReportsPage = lazyPage(() => import('../features/glossary/TranslationReportsPage.tsx'));
 const TemplatePage = lazyPage(() => import('../features/system/TemplatePage.tsx'));
 const TabsLayout = lazyPage(() => import('../features/reader/TabsLayout.tsx'));
 const NewTabPage = lazyPage(() => import('../features/reader/NewTabPage.tsx'));
@@ -105,6 +106,7 @@ export const routes: RouteObject[] = [
               { path: '/admin/test', element: <TestPage /> },
               { path: '/admin-error-book', element: <ErrorBooksPage /> },
               { path: '/admin22/tongji', element: <TongjiPage /> },
+              { path: '/admin/translation-reports', element: <TranslationReportsPage /> },
             ],
           },
           { path: '/template', element: <TemplatePage /> },

@@ -88,6 +88,8 @@ function describeDeeplError(status: number, _body: string, json: unknown) {
 
 export class DeeplEngine implements TranslationEngine {
   readonly name = 'deepl' as const;
+  /** DeepL's HTML mode leaves `translate="no"` elements as they are. */
+  readonly glossaryMarkup = 'noTranslate' as const;
   readonly model = 'deepl-v2';
   readonly maxBatchItems: number;
   readonly maxBatchChars: number;

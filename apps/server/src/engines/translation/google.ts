@@ -2,6 +2,7 @@ import type { LanguageCode } from '@yidu/shared';
 import { EngineError } from './errors.ts';
 import { badResponse, billableChars, httpJson, mapConcurrent, translateNonBlank } from './http.ts';
 import { sameCodes, sourceCode } from './source-language.ts';
+import type { GlossaryMarkup } from './glossary-terms.ts';
 import type { EngineLimits, TranslateInput, TranslateOutput, TranslationEngine } from './types.ts';
 
 /** Reading-language code → Google code. Google still names Javanese 'jw' (it accepts 'jv' too). */
@@ -91,6 +92,8 @@ function describeGoogleError(status: number, _body: string, json: unknown) {
 export class GoogleEngine implements TranslationEngine {
   readonly name = 'google' as const;
   readonly model: string;
+  /** v2 in HTML mode leaves `translate="no"` elements as they are; the keyless endpoint reads plain text. */
+  readonly glossaryMarkup: GlossaryMarkup;
   readonly maxBatchItems: number;
   readonly maxBatchChars: number;
   readonly limits: EngineLimits;
@@ -106,6 +109,7 @@ export class GoogleEngine implements TranslationEngine {
     this.base = options.endpoint?.replace(/\/+$/, '') ?? (this.keyless ? GOOGLE_KEYLESS_API : GOOGLE_CLOUD_API);
     // The two endpoints run different models: keep their translation-memory entries apart.
     this.model = this.keyless ? 'google-gtx' : 'google-v2';
+    this.glossaryMarkup = this.keyless ? 'inline' : 'noTranslate';
     this.timeoutMs = options.timeoutMs;
     this.limits = { timeoutMs: options.timeoutMs, ...options.limits };
     // Keyless: one text per request, so the chain spreads a page over parallel requests within its limits.

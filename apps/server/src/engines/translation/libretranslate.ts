@@ -58,6 +58,8 @@ function describeLibreError(status: number, _body: string, json: unknown) {
 
 export class LibreTranslateEngine implements TranslationEngine {
   readonly name = 'libretranslate' as const;
+  /** LibreTranslate's HTML mode (translate-html) leaves `translate="no"` elements as they are. */
+  readonly glossaryMarkup = 'noTranslate' as const;
   readonly model = 'libretranslate';
   readonly maxBatchItems: number;
   readonly maxBatchChars: number;

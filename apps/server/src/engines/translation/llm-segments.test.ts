@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildTranslationMessages, parseSegments, relevantTerms } from './llm-segments.ts';
+import { countTokens } from 'gpt-tokenizer';
+import {
+  buildTranslationMessages,
+  CONTEXT_TOKEN_BUDGET,
+  contextLines,
+  parseSegments,
+  relevantTerms,
+} from './llm-segments.ts';
 
 describe('LLM segment format', () => {
   it('numbers segments and names the languages', () => {
@@ -22,6 +29,31 @@ describe('LLM segment format', () => {
     expect(system?.content).not.toContain('Gandalf');
     const [plain] = buildTranslationMessages(['Nobody.'], 'en', 'zh', glossary);
     expect(plain?.content).not.toContain('Terms');
+  });
+
+  it('adds the terms, then the chapter so far, within the token budget as a real tokenizer counts it', () => {
+    const summary =
+      '伊丽莎白在舞会上第一次见到达西先生，觉得他傲慢无礼。宾利先生对简一见倾心。班纳特太太一心想把女儿们嫁出去。'.repeat(
+        8,
+      );
+    const [system] = buildTranslationMessages(['Elizabeth smiled.'], 'en', 'zh', [], summary);
+    expect(system?.content).toContain('Story so far (context only, do not translate): 伊丽莎白在舞会上');
+    const names = Array.from({ length: 120 }, (_, i) => ({ source: `Name${i}`, target: `名字${i}号人物` }));
+    const texts = [names.map((n) => n.source).join(' ')];
+    for (const [glossary, story] of [
+      [names, summary],
+      [names.slice(0, 3), summary],
+      [[], summary],
+      [names, undefined],
+    ] as const) {
+      const lines = contextLines(texts, glossary, story);
+      const tokens = countTokens(lines.join('\n'));
+      expect(tokens).toBeLessThanOrEqual(CONTEXT_TOKEN_BUDGET);
+      if (glossary.length) expect(lines[0]).toMatch(/^Terms: Name0 = 名字0号人物; Name1 = /);
+      if (story && glossary.length < 10) expect(lines.at(-1)).toMatch(/^Story so far/);
+    }
+    // Many terms leave no room for the summary; a few leave most of it.
+    expect(contextLines(texts, names, summary).some((l) => l.startsWith('Story'))).toBe(false);
   });
 
   it('parses well-formed answers, tolerating chatter, fences, spacing and multi-line segments', () => {

@@ -2,6 +2,7 @@ import { englishLanguageName, READING_LANGUAGES } from '@yidu/shared';
 import type { LanguageCode } from '@yidu/shared';
 import type { ChatMessage } from '../llm/types.ts';
 import { isReadingLanguage } from './source-language.ts';
+import { termsInAll } from './glossary-terms.ts';
 import type { GlossaryTerm } from './types.ts';
 
 /**
@@ -18,38 +19,90 @@ export function languageName(code: LanguageCode): string {
   return READING_LANGUAGES.find((l) => l.code === code)?.name ?? code;
 }
 
-/** Glossary terms that occur in this batch: the rest would only cost prompt tokens. */
+/** Glossary terms that occur in this batch, in the glossary's order: the rest would only cost prompt tokens. */
 export function relevantTerms(glossary: readonly GlossaryTerm[] | undefined, texts: readonly string[]): GlossaryTerm[] {
-  if (!glossary?.length) return [];
-  const haystack = texts.join('\n').toLowerCase();
-  const seen = new Set<string>();
-  return glossary.filter((t) => {
-    const key = t.source.toLowerCase();
-    if (!key.trim() || seen.has(key) || !haystack.includes(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const found = new Set(termsInAll(texts, glossary));
+  return (glossary ?? []).filter((t) => found.has(t));
 }
 
 /**
- * A short system prompt (about 170 characters, 33 tokens, plus the used glossary terms): on a page of ordinary
- * paragraphs the whole prompt stays close to the source length (see llm.test.ts for the measure).
+ * Tokens the context of one request may add to its prompt (the terms and the chapter summary): on a
+ * batch of 6,000 characters that is about a tenth more. Terms come first: a name rendered two ways
+ * is a visible fault, a shorter summary is not.
+ */
+export const CONTEXT_TOKEN_BUDGET = 320;
+
+/**
+ * A cautious count of tokens without a tokenizer: CJK characters are about one token each in current
+ * tokenizers (o200k), other text about four characters a token; this takes 3.2 to stay above both.
+ */
+export function estimateTokens(text: string): number {
+  const wide = text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0;
+  return wide + Math.ceil((text.length - wide) / 3.2);
+}
+
+/** The longest start of the text within the tokens, cut after a sentence when one ends in its second half. */
+function clip(text: string, tokens: number): string {
+  if (estimateTokens(text) <= tokens) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (estimateTokens(text.slice(0, mid)) + 1 <= tokens) low = mid;
+    else high = mid - 1;
+  }
+  const cut = text.slice(0, low);
+  const end = Math.max(...['. ', '。', '！', '？', '! ', '? '].map((p) => cut.lastIndexOf(p)));
+  return end > low / 2 ? cut.slice(0, end + 1).trim() : `${cut.trim()}…`;
+}
+
+/** The context lines of a request: the terms that occur, then what the chapter told so far, within the budget. */
+export function contextLines(
+  texts: readonly string[],
+  glossary: readonly GlossaryTerm[] | undefined,
+  summary: string | undefined,
+  budget = CONTEXT_TOKEN_BUDGET,
+): string[] {
+  const lines: string[] = [];
+  let left = budget;
+  const terms: string[] = [];
+  for (const t of relevantTerms(glossary, texts)) {
+    const pair = `${t.source} = ${t.target}`;
+    const cost = estimateTokens(pair) + 1;
+    if (cost > left - 3) break;
+    terms.push(pair);
+    left -= cost;
+  }
+  if (terms.length) {
+    lines.push(`Terms: ${terms.join('; ')}`);
+    left -= 3;
+  }
+  const story = summary?.replace(/\s+/g, ' ').trim();
+  const label = 'Story so far (context only, do not translate): ';
+  if (story && left - estimateTokens(label) > 12) lines.push(label + clip(story, left - estimateTokens(label)));
+  return lines;
+}
+
+/**
+ * A short system prompt (about 170 characters, 33 tokens), then the terms used in the batch and the
+ * chapter so far within CONTEXT_TOKEN_BUDGET: on a page of ordinary paragraphs the whole prompt stays
+ * close to the source length (see llm.test.ts for the measure).
  */
 export function buildTranslationMessages(
   texts: readonly string[],
   from: string,
   to: LanguageCode,
   glossary?: readonly GlossaryTerm[],
+  summary?: string,
 ): ChatMessage[] {
   // A language outside the 26 is named as Intl names it ('he' → Hebrew); one it does not know is left to the model.
   const sourceName =
     from === 'auto' ? undefined : isReadingLanguage(from) ? languageName(from) : englishLanguageName(from);
   const source = sourceName ? ` from ${sourceName}` : '';
-  const terms = relevantTerms(glossary, texts);
   const lines = [
     `Translate each segment${source} into ${languageName(to)}. Reply with only the translations, each after its [[n]] marker, in order; keep HTML tags and entities.`,
+    ...contextLines(texts, glossary, summary),
   ];
-  if (terms.length) lines.push(`Terms: ${terms.map((t) => `${t.source} = ${t.target}`).join('; ')}`);
   return [
     { role: 'system', content: lines.join('\n') },
     { role: 'user', content: texts.map((t, i) => `${marker(i + 1)} ${t}`).join('\n') },

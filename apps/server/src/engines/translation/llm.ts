@@ -25,6 +25,8 @@ export interface LlmEngineOptions {
  */
 export class LlmTranslationEngine implements TranslationEngine {
   readonly name = 'llm' as const;
+  /** The terms occurring in a batch are listed in the prompt. */
+  readonly glossaryMarkup = 'prompt' as const;
   readonly model: string;
   readonly maxBatchItems: number;
   readonly maxBatchChars: number;
@@ -61,10 +63,13 @@ export class LlmTranslationEngine implements TranslationEngine {
     let reported = false;
 
     const ask = async (texts: string[]): Promise<string[] | undefined> => {
-      const result = await this.client.complete(buildTranslationMessages(texts, input.from, input.to, input.glossary), {
-        temperature: this.temperature,
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
+      const result = await this.client.complete(
+        buildTranslationMessages(texts, input.from, input.to, input.glossary, input.summary),
+        {
+          temperature: this.temperature,
+          ...(input.signal ? { signal: input.signal } : {}),
+        },
+      );
       // Every attempt costs tokens, including answers we could not use.
       if (result.usage) {
         reported = true;

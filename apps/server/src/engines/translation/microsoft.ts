@@ -108,6 +108,8 @@ function describeMicrosoftError(status: number, _body: string, json: unknown) {
 export class MicrosoftEngine implements TranslationEngine {
   readonly name = 'microsoft' as const;
   readonly model = 'microsoft-v3';
+  /** Microsoft's dynamic dictionary, the service's own way of being given a rendering. */
+  readonly glossaryMarkup = 'dictionary' as const;
   readonly maxBatchItems: number;
   readonly maxBatchChars: number;
   readonly limits: EngineLimits;

@@ -1,5 +1,6 @@
 import { EngineError } from './errors.ts';
 import { badResponse, countChars, deadline, errorFromThrown } from './http.ts';
+import { protectTerms, termsIn, unprotectTerms } from './glossary-terms.ts';
 import { EngineLimiter } from './limiter.ts';
 import { isReadingLanguage } from './source-language.ts';
 import type { EngineName, TokenUsage, TranslateInput, TranslateOutput, TranslationEngine } from './types.ts';
@@ -49,6 +50,17 @@ export function limiterFor(engine: TranslationEngine): EngineLimiter {
     limiters.set(engine, limiter);
   }
   return limiter;
+}
+
+/**
+ * The texts as this engine gets them: glossary terms marked in the engine's own way (an engine that
+ * reads the glossary in its prompt, or has no markup, gets them as they are). Done per attempt, as a
+ * fallback engine may want other markup than the engine that failed.
+ */
+function protectedTexts(engine: TranslationEngine, input: TranslateInput, texts: string[]): string[] {
+  const markup = engine.glossaryMarkup;
+  if (!input.glossary?.length || !markup || markup === 'prompt') return texts;
+  return texts.map((text) => protectTerms(text, termsIn(text, input.glossary), markup, input));
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -293,11 +305,12 @@ export class TranslationChain {
     const d = deadline(signal, timeoutMs);
     const aborted = whenAborted(d.signal);
     try {
-      const out = await Promise.race([engine.translate({ ...input, texts, signal: d.signal }), aborted.promise]);
+      const sent = protectedTexts(engine, input, texts);
+      const out = await Promise.race([engine.translate({ ...input, texts: sent, signal: d.signal }), aborted.promise]);
       if (!Array.isArray(out?.texts) || out.texts.length !== texts.length) {
         throw badResponse(engine.name, `Expected ${texts.length} translations, got ${out?.texts?.length ?? 'none'}`);
       }
-      return out;
+      return sent === texts ? out : { ...out, texts: out.texts.map(unprotectTerms) };
     } catch (err) {
       if (signal.aborted) throw abortError(engine.name, signal);
       if (d.timedOut()) {

@@ -1,4 +1,5 @@
 import type { LanguageCode } from '@yidu/shared';
+import type { GlossaryMarkup } from './glossary-terms.ts';
 
 export type EngineName = 'microsoft' | 'google' | 'deepl' | 'llm' | 'libretranslate';
 
@@ -18,8 +19,13 @@ export interface TranslateInput {
    */
   from: string;
   to: LanguageCode;
-  /** Names and terms to keep consistent (applied by the llm engine; others may ignore it). */
+  /**
+   * Names and terms to keep consistent. The llm engine puts those occurring in a batch into its
+   * prompt; for the others TranslationChain marks each occurrence as the engine's glossaryMarkup says.
+   */
   glossary?: GlossaryTerm[];
+  /** What the chapter told so far, for the llm engine's prompt (others ignore it). */
+  summary?: string;
   signal?: AbortSignal;
 }
 
@@ -61,6 +67,8 @@ export interface TranslationEngine {
   readonly maxBatchChars: number;
   /** Optional operating limits (see EngineLimits); createEngine fills them from EngineSettings. */
   readonly limits?: EngineLimits;
+  /** How the engine is told to keep glossary terms (glossary-terms.ts); none: it is not told. */
+  readonly glossaryMarkup?: GlossaryMarkup;
   supports(code: LanguageCode): boolean;
   translate(input: TranslateInput): Promise<TranslateOutput>;
 }

@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import type { BookRow, UserRow } from '../../db/schema.ts';
 import { EngineError } from '../../engines/translation/errors.ts';
 import type { LlmClient } from '../../engines/llm/types.ts';
+import type { GlossaryTerm } from '../../engines/translation/types.ts';
 import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BooksService } from '../books/books.service.ts';
@@ -31,6 +32,8 @@ interface Deps {
   logger: Logger;
   /** The model of a use as configured now (admins change it at run time); undefined: none is set. */
   llm: (use: 'explanation' | 'annotation') => LlmClient | undefined;
+  /** The book's glossary entries (in a reader language) occurring in some texts, for the prompts. */
+  glossaryTerms?: (bookId: number, language: string, texts: string[]) => Promise<GlossaryTerm[]>;
 }
 
 /**
@@ -149,6 +152,7 @@ export class AiService {
     const { book, title } = await this.viewWith(user, body.bookCode, action as AiFeature);
     const language = this.language(body.language);
     const ctx = await this.passage(book, body.blockId);
+    ctx.terms = await this.d.glossaryTerms?.(book.id, language, [ctx.paragraph, body.selection]);
     const purchase = await this.purchase(user, action, {
       key: body.requestId ?? randomUUID(),
       content: { bookId: book.id, blockId: body.blockId, selection: body.selection, language },
@@ -171,6 +175,9 @@ export class AiService {
     const ctx = await this.passage(book, body.blockId);
     // A selection made in the original text is reworded in the book's language, one made in the translation in the reader's.
     const selectionLanguage = ctx.paragraph.includes(body.selection.slice(0, 40)) ? ctx.bookLanguage : language;
+    // The glossary renders the book's names in the reader's language: of use when the rewording is in it.
+    if (selectionLanguage === language)
+      ctx.terms = await this.d.glossaryTerms?.(book.id, language, [ctx.paragraph, body.selection]);
     const purchase = await this.purchase(user, 'restatement', {
       key: body.requestId ?? randomUUID(),
       content: { bookId: book.id, blockId: body.blockId, selection: body.selection, language, level: body.level },
@@ -286,6 +293,11 @@ export class AiService {
             author: book.author,
             chapterTitle: await this.repo.chapterTitle(book.id, blocks[0]!.chapter_idx),
             bookLanguage: book.original_language ?? 'en',
+            terms: await this.d.glossaryTerms?.(
+              book.id,
+              language,
+              blocks.map((b) => b.text),
+            ),
           },
           blocks.map((b) => b.text),
           language,

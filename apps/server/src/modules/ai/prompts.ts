@@ -1,5 +1,6 @@
 import { englishLanguageName } from '@yidu/shared';
 import type { ChatMessage } from '../../engines/llm/types.ts';
+import type { GlossaryTerm } from '../../engines/translation/types.ts';
 
 /** Prompts of the AI reading aids. Short system prompts; the book's own text as context. */
 
@@ -15,6 +16,17 @@ export interface PassageContext {
   paragraph: string;
   before?: string;
   after?: string;
+  /** The book's glossary entries occurring in the passage: answers name things as the translation does. */
+  terms?: GlossaryTerm[];
+}
+
+/** The glossary line of a prompt, or nothing. */
+export function termsLine(terms: GlossaryTerm[] | undefined): string[] {
+  return terms?.length
+    ? [
+        `Names and terms as this book's translation renders them: ${terms.map((t) => `${t.source} = ${t.target}`).join('; ')}`,
+      ]
+    : [];
 }
 
 export function explainPrompt(
@@ -33,7 +45,7 @@ export function explainPrompt(
   if (advanced && ctx.before) lines.push(`Previous paragraph: ${ctx.before}`);
   lines.push(`Paragraph: ${ctx.paragraph}`);
   if (advanced && ctx.after) lines.push(`Next paragraph: ${ctx.after}`);
-  lines.push(`Selected: ${selection}`);
+  lines.push(`Selected: ${selection}`, ...termsLine(ctx.terms));
   return [
     { role: 'system', content: system },
     { role: 'user', content: lines.join('\n') },
@@ -59,7 +71,10 @@ export function restatePrompt(
         `Rewrite the selected text in ${languageName(selectionLanguage)} using ${LEVELS[level] ?? LEVELS.simple}. ` +
         'Keep the meaning, names and facts; drop nothing important. Output only the rewritten text.',
     },
-    { role: 'user', content: `Context paragraph: ${ctx.paragraph}\nSelected: ${selection}` },
+    {
+      role: 'user',
+      content: [`Context paragraph: ${ctx.paragraph}`, `Selected: ${selection}`, ...termsLine(ctx.terms)].join('\n'),
+    },
   ];
 }
 
@@ -80,7 +95,8 @@ export function annotatePrompt(
     {
       role: 'user',
       content:
-        `Book: ${ctx.bookTitle} (${ctx.author}), chapter: ${ctx.chapterTitle}\n` +
+        [`Book: ${ctx.bookTitle} (${ctx.author}), chapter: ${ctx.chapterTitle}`, ...termsLine(ctx.terms)].join('\n') +
+        '\n' +
         blocks.map((b, i) => `[${i + 1}] ${b}`).join('\n'),
     },
   ];

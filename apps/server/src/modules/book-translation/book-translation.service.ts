@@ -14,6 +14,7 @@ import type { BooksService } from '../books/books.service.ts';
 import type { Hold, PointsService } from '../points/points.service.ts';
 import { wholeBookKey } from '../reader/page-charges.ts';
 import type { ReaderService } from '../reader/reader.service.ts';
+import type { GlossaryService } from '../translation/glossary.service.ts';
 import type { TranslationService } from '../translation/translation.service.ts';
 import { BookTranslationRepo, type JobWithHold } from './book-translation.repo.ts';
 import { BookTranslationRunner } from './book-translation.runner.ts';
@@ -33,6 +34,8 @@ interface Deps {
   db: Db;
   books: BooksService;
   reader: ReaderService;
+  /** The book's glossary: the memory keeps a paragraph's translation with the entries it holds. */
+  glossary: GlossaryService;
   points: PointsService;
   translation: TranslationService;
   queue: JobQueue;
@@ -68,7 +71,7 @@ export class BookTranslationService {
   private async computeQuote(user: UserRow, book: Awaited<ReturnType<typeof this.locate>>['book'], lang: string) {
     const prices = await this.d.points.prices();
     const quote = await quoteBook(
-      { repo: this.repo, points: this.d.points, translation: this.d.translation },
+      { repo: this.repo, points: this.d.points, translation: this.d.translation, glossary: this.d.glossary },
       { userId: user.id, book, lang, prices, preferredEngine: user.translation_engine },
     );
     return { prices, quote };

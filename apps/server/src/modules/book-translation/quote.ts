@@ -2,6 +2,7 @@ import type { BookRow } from '../../db/schema.ts';
 import type { PointsService } from '../points/points.service.ts';
 import { pageChargeKey } from '../reader/page-charges.ts';
 import { isTranslatable, sourceOf } from '../reader/page-translator.ts';
+import type { GlossaryService } from '../translation/glossary.service.ts';
 import type { TranslationService } from '../translation/translation.service.ts';
 import { sourceHash } from '../translation/translation.service.ts';
 import type { BookTranslationRepo, QuoteBlockRow } from './book-translation.repo.ts';
@@ -32,10 +33,16 @@ export interface Quote {
  * paying for (an open page's hold), are left out: a page is charged once, whoever charges it.
  */
 export async function quoteBook(
-  deps: { repo: BookTranslationRepo; points: PointsService; translation: TranslationService },
+  deps: {
+    repo: BookTranslationRepo;
+    points: PointsService;
+    translation: TranslationService;
+    glossary: GlossaryService;
+  },
   input: { userId: number; book: BookRow; lang: string; prices: Prices; preferredEngine: string | null },
 ): Promise<Quote> {
   const { book, lang, userId, prices } = input;
+  const glossary = await deps.glossary.entries(book.id, lang);
   const keys = Array.from({ length: book.page_count }, (_, i) => pageChargeKey(book.id, lang, i + 1));
   const paid = new Set([
     ...(await deps.points.chargedKeys(userId, keys)),
@@ -47,13 +54,10 @@ export async function quoteBook(
     const untranslated = rows.filter((r) => r.status !== 'done');
     quote.paragraphsToTranslate += untranslated.length;
     const unpaid = untranslated.filter((r) => !paid.has(pageChargeKey(book.id, lang, r.page)));
-    const memory = await deps.translation.fromMemory(
-      unpaid.map(sourceOf),
-      book.original_language ?? 'auto',
-      lang,
-      book.glossary_version,
-      input.preferredEngine,
-    );
+    const memory = await deps.translation.fromMemory(unpaid.map(sourceOf), book.original_language ?? 'auto', lang, {
+      preferred: input.preferredEngine,
+      glossary,
+    });
     const pages = new Map<number, QuoteBlockRow[]>();
     for (const row of rows) {
       if (paid.has(pageChargeKey(book.id, lang, row.page))) continue;

@@ -37,6 +37,8 @@ export interface StageDeps extends ContentDeps {
   translateTitle?: TitleTranslator | undefined;
   /** Pays for the optional processing the uploader asked for (footnote splitting, OCR). */
   points: PointsService;
+  /** A book was stored for a reader of this language (its glossary is extracted then). */
+  onBookReady?: (bookId: number, lang: string) => Promise<void>;
 }
 
 export class UploadStages {
@@ -224,6 +226,9 @@ export class UploadStages {
       read_language: request.target_language,
       source: 'upload',
     });
+    await this.d
+      .onBookReady?.(saved.id, request.target_language ?? 'zh')
+      .catch((error: unknown) => this.d.logger.warn({ err: error, bookId: saved.id }, 'no glossary extraction queued'));
     return { bookCode: saved.code };
   }
 }

@@ -4,6 +4,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { notify } from '../../lib/notifier.ts';
 import type { BooksService } from '../books/books.service.ts';
+import type { ChapterContext } from '../translation/chapter-context.ts';
 import type { GlossaryService } from '../translation/glossary.service.ts';
 import type { TranslationService } from '../translation/translation.service.ts';
 import { escapeText, sourceHash } from '../translation/translation.service.ts';
@@ -32,6 +33,8 @@ interface Deps {
   books: BooksService;
   translation: TranslationService;
   glossary: GlossaryService;
+  /** The running chapter summaries given to LLM translation (chapter-context.ts). */
+  chapterContext?: ChapterContext;
   queue: JobQueue;
   logger: Logger;
 }
@@ -107,13 +110,7 @@ export class PageTranslator {
     const preferred = requester ? await this.d.repo.preferredEngine(requester) : null;
 
     const glossary = await this.d.glossary.entries(bookId, lang);
-    const memory = await this.d.translation.fromMemory(
-      claimed.map(sourceOf),
-      from,
-      to,
-      book.glossary_version,
-      preferred,
-    );
+    const memory = await this.d.translation.fromMemory(claimed.map(sourceOf), from, to, { preferred, glossary });
     const hits = claimed.filter((b) => memory.has(sourceHashOf(b)));
     if (hits.length > 0) {
       await this.d.repo.saveDone(
@@ -125,6 +122,9 @@ export class PageTranslator {
       await notify(this.d.db, PAGES_TOPIC, { bookId, lang, page });
     }
     const rest = claimed.filter((b) => !memory.has(sourceHashOf(b)));
+    // What the chapter told before this page, for an LLM engine (made once per page and language).
+    const summary =
+      rest.length > 0 ? await this.d.chapterContext?.summaryBefore(book, lang, page, preferred, glossary) : undefined;
     const parallel = Math.max(1, this.d.translation.concurrencyFor(preferred) - 1);
     const size = Math.min(MAX_BATCH_BLOCKS, Math.max(1, Math.ceil((rest.length - FIRST_BATCH) / parallel)));
     const batches = rest.length > 0 ? [rest.slice(0, FIRST_BATCH), ...chunk(rest.slice(FIRST_BATCH), size)] : [];
@@ -145,9 +145,9 @@ export class PageTranslator {
         batches.map(async (batch) => {
           try {
             const results = await this.d.translation.translate(batch.map(sourceOf), from, to, {
-              glossaryVersion: book.glossary_version,
               preferred,
               glossary,
+              ...(summary ? { summary } : {}),
             });
             await this.d.repo.saveDone(
               bookId,

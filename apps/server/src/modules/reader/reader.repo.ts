@@ -186,7 +186,14 @@ export class ReaderRepo {
   async saveDone(
     bookId: number,
     lang: string,
-    rows: { seq: number; translation: string; engine: string; model: string; fromMemory: boolean }[],
+    rows: {
+      seq: number;
+      translation: string;
+      engine: string;
+      model: string;
+      fromMemory: boolean;
+      glossaryKey: string;
+    }[],
   ): Promise<void> {
     for (const row of rows) {
       await this.db
@@ -197,6 +204,7 @@ export class ReaderRepo {
           engine: row.engine,
           model: row.model,
           from_memory: row.fromMemory,
+          glossary_key: row.glossaryKey,
           error: null,
           failures: 0,
           retry_at: null,

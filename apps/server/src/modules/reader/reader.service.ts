@@ -6,6 +6,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { Db } from '../../db/client.ts';
 import type { BooksService } from '../books/books.service.ts';
 import type { PointsService } from '../points/points.service.ts';
+import type { ChapterContext } from '../translation/chapter-context.ts';
 import type { GlossaryService } from '../translation/glossary.service.ts';
 import type { TranslationService } from '../translation/translation.service.ts';
 import { chargeableOf, isComplete, PageCharges, pageChargeKey, type Chargeable } from './page-charges.ts';
@@ -37,6 +38,7 @@ interface Deps {
   books: BooksService;
   translation: TranslationService;
   glossary: GlossaryService;
+  chapterContext?: ChapterContext;
   points: PointsService;
   queue: JobQueue;
   logger: Logger;

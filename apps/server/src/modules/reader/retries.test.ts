@@ -253,7 +253,7 @@ describe('failed translations are tried again by themselves', () => {
       .orderBy('seq')
       .execute();
     await t.running.services.translation.remember(
-      [{ source: first!.text, translation: '[fr] from memory', engine: 'microsoft', model: '' }],
+      [{ source: first!.text, translation: '[fr] from memory', engine: 'microsoft', model: '', glossaryKey: '' }],
       'en',
       'fr',
     );

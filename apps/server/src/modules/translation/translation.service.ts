@@ -5,7 +5,8 @@ import sanitizeHtml from 'sanitize-html';
 import type { Db } from '../../db/client.ts';
 import { createEngine, type EngineSettings } from '../../engines/translation/registry.ts';
 import { TranslationChain } from '../../engines/translation/resilient.ts';
-import type { EngineName, TranslationEngine } from '../../engines/translation/types.ts';
+import type { EngineName, GlossaryTerm, TranslationEngine } from '../../engines/translation/types.ts';
+import { glossaryKey, termsIn } from '../../engines/translation/glossary-terms.ts';
 import { EngineError } from '../../engines/translation/errors.ts';
 import { fail } from '../../http/errors.ts';
 import { memoryHits, translatedSegments, translationFailures } from '../../lib/metrics.ts';
@@ -16,7 +17,22 @@ export interface Translated {
   engine: string;
   model: string;
   fromMemory: boolean;
+  /** The glossary entries the translation was made with (glossaryKey of those occurring in the text). */
+  glossaryKey: string;
 }
+
+export interface TranslateOptions {
+  signal?: AbortSignal;
+  preferred?: string | null;
+  /** The book's glossary for the target language: each text is translated and remembered with the entries it holds. */
+  glossary?: GlossaryTerm[];
+  /** What the chapter told so far (LLM engines only). */
+  summary?: string;
+}
+
+/** The memory key of a text's glossary: the entries occurring in it. */
+export const glossaryKeyOf = (text: string, glossary: readonly GlossaryTerm[] | undefined) =>
+  glossaryKey(termsIn(text, glossary));
 
 /** Same text, same key: whitespace differences do not make a new memory entry. */
 export const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -36,7 +52,8 @@ export function cleanTranslation(html: string): string {
 
 /**
  * Translation with a memory shared by all users: every (normalised text, source, target, engine,
- * model, glossary version) is translated once and reused, whoever asks for it next.
+ * model, glossary entries occurring in the text) is translated once and reused, whoever asks for it
+ * next. A translation a reader chose over another (a report of a wrong one) is served first.
  */
 export class TranslationService {
   private readonly db: Db;
@@ -110,35 +127,49 @@ export class TranslationService {
     return chain;
   }
 
-  /** Memory hits for the texts, preferring the engines in the chain's order. */
+  /** Memory hits for the texts, preferring a chosen translation, then the engines in the chain's order. */
   async fromMemory(
     texts: string[],
     from: string,
     to: string,
-    glossaryVersion = 0,
-    preferred?: string | null,
+    options: Pick<TranslateOptions, 'preferred' | 'glossary'> = {},
   ): Promise<Map<string, Translated>> {
-    const hashes = [...new Set(texts.map(sourceHash))];
-    if (hashes.length === 0) return new Map();
-    const order = this.chainFor(preferred).engines.map((e) => e.name);
-    const rows = await sql<{ source_hash: string; translation: string; engine: string; model: string }>`
-      SELECT DISTINCT ON (source_hash) source_hash, translation, engine, model
-      FROM translation_memory
-      WHERE source_hash = ANY(${hashes}) AND source_lang = ${from} AND target_lang = ${to} AND glossary_version = ${glossaryVersion}
-      ORDER BY source_hash, coalesce(array_position(${order}::text[], engine), 999), id`.execute(this.db);
+    if (texts.length === 0) return new Map();
+    const wanted = new Map(texts.map((t) => [sourceHash(t), glossaryKeyOf(t, options.glossary)]));
+    const order = this.chainFor(options.preferred).engines.map((e) => e.name);
+    const rows = await sql<{
+      source_hash: string;
+      glossary_key: string;
+      translation: string;
+      engine: string;
+      model: string;
+    }>`
+      SELECT DISTINCT ON (m.source_hash) m.source_hash, m.glossary_key, m.translation, m.engine, m.model
+      FROM translation_memory m
+      JOIN unnest(${[...wanted.keys()]}::text[], ${[...wanted.values()]}::text[]) AS w(source_hash, glossary_key)
+        ON m.source_hash = w.source_hash AND m.glossary_key = w.glossary_key
+      WHERE m.source_lang = ${from} AND m.target_lang = ${to}
+      ORDER BY m.source_hash, m.chosen_at DESC NULLS LAST, coalesce(array_position(${order}::text[], m.engine), 999), m.id`.execute(
+      this.db,
+    );
     return new Map(
       rows.rows.map((r) => [
         r.source_hash,
-        { translation: r.translation, engine: r.engine, model: r.model, fromMemory: true },
+        {
+          translation: r.translation,
+          engine: r.engine,
+          model: r.model,
+          fromMemory: true,
+          glossaryKey: r.glossary_key,
+        },
       ]),
     );
   }
 
   async remember(
-    entries: { source: string; translation: string; engine: string; model: string }[],
+    entries: { source: string; translation: string; engine: string; model: string; glossaryKey: string }[],
     from: string,
     to: string,
-    glossaryVersion = 0,
   ): Promise<void> {
     if (entries.length === 0) return;
     await this.db
@@ -150,7 +181,7 @@ export class TranslationService {
           target_lang: to,
           engine: e.engine,
           model: e.model,
-          glossary_version: glossaryVersion,
+          glossary_key: e.glossaryKey,
           translation: e.translation,
           source_chars: e.source.length,
         })),
@@ -164,15 +195,9 @@ export class TranslationService {
     texts: string[],
     from: string,
     to: LanguageCode,
-    options: {
-      glossaryVersion?: number;
-      signal?: AbortSignal;
-      preferred?: string | null;
-      glossary?: { source: string; target: string }[];
-    } = {},
+    options: TranslateOptions = {},
   ): Promise<Translated[]> {
-    const glossaryVersion = options.glossaryVersion ?? 0;
-    const memory = await this.fromMemory(texts, from, to, glossaryVersion, options.preferred);
+    const memory = await this.fromMemory(texts, from, to, options);
     const results: (Translated | undefined)[] = texts.map((t) => memory.get(sourceHash(t)));
     const missing = texts.map((t, i) => ({ t, i })).filter(({ i }) => results[i] === undefined);
     if (texts.length > missing.length) memoryHits({}, texts.length - missing.length);
@@ -184,6 +209,7 @@ export class TranslationService {
           to,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.glossary?.length ? { glossary: options.glossary } : {}),
+          ...(options.summary ? { summary: options.summary } : {}),
         })
         .catch((error: unknown) => {
           translationFailures({ kind: error instanceof EngineError ? error.kind : 'other' });
@@ -195,12 +221,12 @@ export class TranslationService {
         translation: cleanTranslation(output.texts[k] ?? ''),
         engine: output.sources[k]?.engine ?? output.engine,
         model: output.sources[k]?.model ?? output.model,
+        glossaryKey: glossaryKeyOf(m.t, options.glossary),
       }));
       await this.remember(
         fresh.filter((f) => f.translation !== ''),
         from,
         to,
-        glossaryVersion,
       );
       fresh.forEach(
         (f, k) =>
@@ -209,6 +235,7 @@ export class TranslationService {
             engine: f.engine,
             model: f.model,
             fromMemory: false,
+            glossaryKey: f.glossaryKey,
           }),
       );
     }

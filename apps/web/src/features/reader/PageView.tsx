@@ -1,5 +1,5 @@
 import { memo, useMemo, type MouseEvent, type ReactNode } from 'react';
-import { ReloadOutlined, TranslationOutlined } from '@ant-design/icons';
+import { FlagOutlined, ReloadOutlined, TranslationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PageBlock, PageData } from '@yidu/shared/reader';
 import type { Mark } from '@yidu/shared/marks';
@@ -25,6 +25,8 @@ export interface PageViewProps {
   onLink?: (targetId: string) => void;
   /** An image failed to load (its signed URL may have expired). */
   onImageError?: (url: string) => void;
+  /** "This translation is wrong": offered on each translated paragraph when given. */
+  onReportWrong?: (blockId: string) => void;
   flashId?: string | null;
 }
 
@@ -67,6 +69,7 @@ export function PageView(props: PageViewProps) {
           onNoteClick={props.onNoteClick}
           onLink={props.onLink}
           onImageError={props.onImageError}
+          onReportWrong={props.onReportWrong}
         />
       ))}
     </div>
@@ -95,6 +98,7 @@ interface BlockProps {
   onNoteClick?: PageViewProps['onNoteClick'];
   onLink?: (targetId: string) => void;
   onImageError?: (url: string) => void;
+  onReportWrong?: (blockId: string) => void;
 }
 
 function markDecorations(marks: Mark[] | undefined, inTranslation: boolean, onClick?: BlockProps['onMarkClick']) {
@@ -247,6 +251,17 @@ const Block = memo(function Block(props: BlockProps) {
           onClick={() => props.onToggleOriginal(block.id)}
         >
           <TranslationOutlined />
+        </button>
+      )}
+      {props.onReportWrong && translated && block.status === 'done' && block.translation !== null && !textless && (
+        <button
+          type="button"
+          className={`yd-wrong-toggle${mode === 'default' ? '' : ' is-alone'}`}
+          aria-label={t('glossary.wrong.mark')}
+          title={t('glossary.wrong.mark')}
+          onClick={() => props.onReportWrong!(block.id)}
+        >
+          <FlagOutlined />
         </button>
       )}
     </div>

@@ -22,7 +22,7 @@ import { confirmForSession, isConfirmedForSession, usePaidAction } from './paid.
 import { PageArea } from './PageArea.tsx';
 import { ReaderBar } from './ReaderBar.tsx';
 import { TocDrawer } from './TocDrawer.tsx';
-import { confirmPage, retryBlocks, usePage } from './usePage.ts';
+import { confirmPage, retryBlocks, setBlockTranslation, usePage } from './usePage.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 import { useMarkActions } from './useMarkActions.ts';
 import { usePageTurns } from './usePageTurns.ts';
@@ -42,6 +42,9 @@ const SidePanel = lazy(() => import('./SidePanel.tsx').then((m) => ({ default: m
 const JumpPanel = lazy(() => import('./JumpPanel.tsx').then((m) => ({ default: m.JumpPanel })));
 const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
 const LookupCard = lazy(() => import('./LookupCard.tsx').then((m) => ({ default: m.LookupCard })));
+const WrongTranslationModal = lazy(() =>
+  import('../glossary/WrongTranslationModal.tsx').then((m) => ({ default: m.WrongTranslationModal })),
+);
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
 
 const POSITION_DELAY_MS = 700;
@@ -137,6 +140,7 @@ export function Reader({ book, language }: ReaderProps) {
   const [ai, setAi] = useState<AiRequest | null>(null);
   const [lookup, setLookup] = useState<LookupRequest | null>(null);
   const [notePop, setNotePop] = useState<{ note: AiAnnotation; x: number; y: number } | null>(null);
+  const [wrongBlock, setWrongBlock] = useState<string | null>(null);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
   const { selection, setSelection, clearSelection } = useTextSelection(textRef, narrow);
@@ -440,6 +444,7 @@ export function Reader({ book, language }: ReaderProps) {
                 onNoteClick={onNoteClick}
                 onLink={onLink}
                 onImageError={renewExpiredMedia}
+                onReportWrong={setWrongBlock}
                 flashId={flashId}
               />
             )}
@@ -549,6 +554,18 @@ export function Reader({ book, language }: ReaderProps) {
             {t('reader.close')}
           </Button>
         </div>
+      )}
+      {wrongBlock && data && key && (
+        <Suspense fallback={null}>
+          <WrongTranslationModal
+            bookCode={bookCode}
+            language={language}
+            blockId={wrongBlock}
+            original={data.blocks.find((b) => b.id === wrongBlock) ?? { text: '', html: null }}
+            onChosen={(blockId, translation) => setBlockTranslation(client, key, blockId, translation)}
+            onClose={() => setWrongBlock(null)}
+          />
+        </Suspense>
       )}
       {annotating && (
         <Suspense fallback={null}>

@@ -13,8 +13,9 @@ import { useTranslation } from 'react-i18next';
 import type { Mark } from '@yidu/shared/marks';
 import type { AiAnnotation } from '@yidu/shared/ai';
 import { SearchPanel } from './SearchPanel.tsx';
+import { GlossaryPanel } from '../glossary/GlossaryPanel.tsx';
 
-export type PanelTab = 'marks' | 'ai' | 'search';
+export type PanelTab = 'marks' | 'ai' | 'search' | 'glossary';
 
 export interface SidePanelProps {
   tab: PanelTab;
@@ -40,13 +41,14 @@ const KIND_ICON: Record<Mark['kind'], ReactNode> = {
   bookmark: <BookOutlined />,
 };
 
-/** Marks, AI notes and search: a column beside the text in advanced mode, a drawer otherwise. */
+/** Marks, AI notes, search and the glossary: a column beside the text in advanced mode, a drawer otherwise. */
 export function SidePanel(props: SidePanelProps) {
   const { t } = useTranslation();
   const options = [
     { value: 'marks', label: t('reader.panel.marks') },
     ...(props.features.has('annotation') ? [{ value: 'ai', label: t('reader.panel.ai') }] : []),
     { value: 'search', label: t('reader.panel.search') },
+    { value: 'glossary', label: t('glossary.tab') },
   ];
   return (
     <div className="yd-side">
@@ -55,6 +57,7 @@ export function SidePanel(props: SidePanelProps) {
         {props.tab === 'marks' && <MarksList {...props} />}
         {props.tab === 'ai' && props.features.has('annotation') && <AiNotes {...props} />}
         {props.tab === 'search' && <SearchPanel {...props} />}
+        {props.tab === 'glossary' && <GlossaryPanel bookCode={props.bookCode} language={props.language} />}
       </div>
     </div>
   );

@@ -175,3 +175,10 @@ export async function retryBlocks(client: QueryClient, key: PageKey, blockIds: s
   const fresh = await readerApi.page({ ...key, retry: blockIds.join(','), confirm: confirm || undefined });
   client.setQueryData<PageData>(pageQueryKey(key), fresh);
 }
+
+/** A paragraph's translation changed (a reader kept another one): the page shows it at once. */
+export function setBlockTranslation(client: QueryClient, key: PageKey, blockId: string, translation: string) {
+  client.setQueryData<PageData>(pageQueryKey(key), (old) =>
+    old ? applyPageEvent(old, { event: 'block', data: { id: blockId, status: 'done', translation } }) : old,
+  );
+}

@@ -383,6 +383,19 @@ function fakeMicrosoftDictionary(
   };
 }
 
+/**
+ * Microsoft's dynamic dictionary as the service documents it: with English on one side and an
+ * explicit source language, `<mstrans:dictionary translation="X">term</mstrans:dictionary>` comes back
+ * as X; otherwise the markup is dropped and the term translated like any text.
+ */
+function applyDynamicDictionary(text: string, from: string | undefined, to: string): string {
+  const applies = from !== undefined && (from === 'en' || to === 'en');
+  return text.replace(
+    /<mstrans:dictionary translation="([^"]*)">([\s\S]*?)<\/mstrans:dictionary>/g,
+    (_m, translation: string, term: string) => (applies ? translation : term),
+  );
+}
+
 export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Promise<FakeMicrosoft> {
   const valid = new Set<string>();
   let issued = 0;
@@ -454,7 +467,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
         status: 200,
         body: items.map((item) => ({
           ...(from === undefined ? { detectedLanguage: { language: 'en', score: 1 } } : {}),
-          translations: [{ text: `[${to}] ${String(item.Text ?? '')}`, to }],
+          translations: [{ text: `[${to}] ${applyDynamicDictionary(String(item.Text ?? ''), from, to)}`, to }],
         })),
       };
     },
