@@ -121,6 +121,8 @@ export function observeEngine(engine: TranslationEngine, apiKey: string | undefi
     maxBatchItems: engine.maxBatchItems,
     maxBatchChars: engine.maxBatchChars,
     ...(engine.limits ? { limits: engine.limits } : {}),
+    // How the engine is told about glossary terms: the chain reads it from the engine it calls.
+    ...(engine.glossaryMarkup ? { glossaryMarkup: engine.glossaryMarkup } : {}),
     supports: (code) => engine.supports(code),
     async translate(input: TranslateInput): Promise<TranslateOutput> {
       const started = performance.now();
