@@ -84,6 +84,9 @@ export default async function setup(project: TestProject) {
       LLM_BASE_URL: llm.url,
       LLM_MODEL: 'fake-chat',
       LOG_LEVEL: 'warn',
+      // Every journey's readers upload from 127.0.0.1: one IP address, many users, more than 20 books.
+      UPLOADS_PER_DAY: '1000',
+      UPLOADS_PER_MONTH: '10000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -37,16 +37,22 @@ export const ShareInfo = z.object({
   /** The caller already accepted it (or owns the book). */
   accepted: z.boolean(),
   isOwner: z.boolean(),
-  book: z.object({
-    bookCode: z.string(),
-    bookName: z.string(),
-    bookAuthor: z.string(),
-    bookDescribe: z.string(),
-    coverUrl: z.string().nullable(),
-    format: z.string(),
-    pageCount: z.number(),
-    originalLanguage: z.string().nullable(),
-  }),
+  /**
+   * Null when the link no longer holds and the caller has no other way to the book (not its owner,
+   * never accepted it, not public): a revoked link tells a stranger nothing about the book.
+   */
+  book: z
+    .object({
+      bookCode: z.string(),
+      bookName: z.string(),
+      bookAuthor: z.string(),
+      bookDescribe: z.string(),
+      coverUrl: z.string().nullable(),
+      format: z.string(),
+      pageCount: z.number(),
+      originalLanguage: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type ShareInfo = z.infer<typeof ShareInfo>;
 

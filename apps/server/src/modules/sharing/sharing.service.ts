@@ -9,7 +9,7 @@ import {
 } from '@yidu/shared';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import type { BookSharesTable, UserRow } from '../../db/schema.ts';
+import type { BookRow, BookSharesTable, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BooksService } from '../books/books.service.ts';
@@ -108,28 +108,37 @@ export class SharingService {
       .where('share_id', '=', id)
       .where('user_id', '=', user.id)
       .executeTakeFirst();
+    const state = stateOf(share);
+    const isAccepted = accepted !== undefined || book.owner_id === user.id;
+    const isPublic = book.visibility === 1 && !book.public_deleted;
+    const mayKnowBook =
+      state === 'active' || share.owner_id === user.id || user.role === 'admin' || isAccepted || isPublic;
     return {
       id,
-      state: stateOf(share),
+      state,
       features: share.features as AiFeature[],
       sharedBy: owner?.show_name_on_shares ? owner.username : null,
       expiresAt: share.expires_at?.toISOString() ?? null,
-      accepted: accepted !== undefined || book.owner_id === user.id,
+      accepted: isAccepted,
       isOwner: share.owner_id === user.id,
-      book: {
-        bookCode: book.code,
-        bookName: book.title,
-        bookAuthor: book.author,
-        bookDescribe: book.description,
-        // Outside the public library, the cover is shown while the link holds (see MediaGrant).
-        coverUrl: this.d.books.mediaUrl(
-          book.cover_key ? thumbKey(book.cover_key) : null,
-          book.visibility === 1 && !book.public_deleted ? undefined : { shareId: id },
-        ),
-        format: book.format,
-        pageCount: book.page_count,
-        originalLanguage: book.original_language,
-      },
+      book: mayKnowBook ? this.presentBook(book, id) : null,
+    };
+  }
+
+  private presentBook(book: BookRow, shareId: string): NonNullable<ShareInfo['book']> {
+    return {
+      bookCode: book.code,
+      bookName: book.title,
+      bookAuthor: book.author,
+      bookDescribe: book.description,
+      // Outside the public library, the cover is shown while the link holds (see MediaGrant).
+      coverUrl: this.d.books.mediaUrl(
+        book.cover_key ? thumbKey(book.cover_key) : null,
+        book.visibility === 1 && !book.public_deleted ? undefined : { shareId },
+      ),
+      format: book.format,
+      pageCount: book.page_count,
+      originalLanguage: book.original_language,
     };
   }
 

@@ -140,7 +140,12 @@ describe('sharing a private book with chosen AI features', () => {
     expect((await explain(bob)).data.key).toBe('bookNotFound');
     expect((await t.call('GET', '/api/book/user/library', { token: bob })).data.total).toBe(0);
     expect((await t.call('PUT', `/api/book/share/accept/${share.id}`, { token: carol })).data.key).toBe('shareRevoked');
-    expect((await t.call('GET', `/api/book/share/${share.id}`, { token: carol })).data.state).toBe('revoked');
+    // A dead link tells a stranger nothing about the private book it led to; its owner still sees it.
+    const stranger = (await t.call('GET', `/api/book/share/${share.id}`, { token: carol })).data;
+    expect(stranger).toMatchObject({ state: 'revoked', book: null });
+    expect(JSON.stringify(stranger)).not.toContain(code);
+    const owner = (await t.call('GET', `/api/book/share/${share.id}`, { token: alice })).data;
+    expect(owner).toMatchObject({ state: 'revoked', isOwner: true, book: { bookCode: code } });
   });
 
   it('stops working after it expires', async () => {

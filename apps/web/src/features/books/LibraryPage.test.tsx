@@ -55,6 +55,11 @@ describe('library pages', () => {
     expect(within(screen.getByTestId('book-card-b5')).getByText('Latin')).toBeTruthy();
   });
 
+  it('counts the books with the plural the number takes', async () => {
+    setup('/books/user', { 'GET /api/book/user/library': ok(page([mine])) });
+    expect(await screen.findByText('1 book')).toBeTruthy();
+  });
+
   it('shows the personal library as cards with the sort options', async () => {
     const { calls } = setup('/books/user');
     const card = await screen.findByTestId('book-card-b1');

@@ -199,7 +199,7 @@ export default function LibraryPage() {
         <div className="yd-library-heading">
           <h1 className="yd-library-title">{title}</h1>
           <span className="yd-library-count">
-            {library.data ? t('books.total', { n: formatNumber(total) }) : '\u00a0'}
+            {library.data ? t('books.total', { count: total, n: formatNumber(total) }) : '\u00a0'}
           </span>
         </div>
         <div className="yd-library-actions">

@@ -76,6 +76,15 @@ describe('the recipient of a share link', () => {
     expect(screen.queryByRole('button', { name: /Accept/ })).toBeNull();
   });
 
+  it('shows only the state of a dead link to a book the reader cannot see', async () => {
+    fakeFetch({ 'GET /api/book/share/abc123': ok(info({ state: 'revoked', book: null })) });
+    renderRoutes(routes, '/book/share/abc123');
+    expect(await screen.findByText('This link has been revoked')).toBeTruthy();
+    expect(screen.queryByText('Moby-Dick')).toBeNull();
+    expect(screen.queryByRole('button', { name: /accept/i })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Go to my library' })).toBeTruthy();
+  });
+
   it('shows the state when the link was revoked while the page was open', async () => {
     let revoked = false;
     fakeFetch({

@@ -41,7 +41,7 @@ export default function ShareRecipientPage() {
     queryFn: () => sharingApi.info(id),
     retry: false,
   });
-  usePageTitle(info.data?.book.bookName ?? t('shareView.pageTitle'));
+  usePageTitle(info.data?.book?.bookName ?? t('shareView.pageTitle'));
 
   const accept = async () => {
     setAccepting(true);
@@ -92,6 +92,16 @@ export default function ShareRecipientPage() {
 
   const share = info.data;
   const { book } = share;
+  // A dead link to a book the caller cannot otherwise see: only its state is shown.
+  if (!book) {
+    return (
+      <div className="yd-panel yd-share-view" data-testid="share-view" data-state={share.state}>
+        <div className="yd-share-view-main">
+          <DeadLink state={share.state} />
+        </div>
+      </div>
+    );
+  }
   const author = authorName(book.bookAuthor);
   const language = nameOf(book.originalLanguage);
   const inLibrary = share.accepted || share.isOwner;
@@ -194,28 +204,14 @@ function StateActions({ share, inLibrary, justAccepted, accepting, onAccept, onR
         <Alert type="info" showIcon title={t('shareView.ownerTitle')} description={t('shareView.ownerText')} />
         <Space wrap>
           {readButton}
-          <Link to={`/book/share?bookCode=${encodeURIComponent(share.book.bookCode)}`}>
+          <Link to={`/book/share?bookCode=${encodeURIComponent(share.book?.bookCode ?? '')}`}>
             <Button size="large">{t('shareView.manage')}</Button>
           </Link>
         </Space>
       </div>
     );
   }
-  if (share.state !== 'active') {
-    const expired = share.state === 'expired';
-    return (
-      <div className="yd-share-state" role="status">
-        <Alert
-          type={expired ? 'warning' : 'error'}
-          showIcon
-          icon={expired ? <ClockCircleOutlined /> : <StopOutlined />}
-          title={expired ? t('shareView.expiredTitle') : t('shareView.revokedTitle')}
-          description={expired ? t('shareView.expiredText') : t('shareView.revokedText')}
-        />
-        {libraryLink}
-      </div>
-    );
-  }
+  if (share.state !== 'active') return <DeadLink state={share.state} />;
   if (inLibrary) {
     return (
       <div className="yd-share-state" role="status">
@@ -241,6 +237,26 @@ function StateActions({ share, inLibrary, justAccepted, accepting, onAccept, onR
           {t('shareView.accept')}
         </Button>
       </Space>
+    </div>
+  );
+}
+
+/** An expired or revoked link: what happened, and the way back to the library. */
+function DeadLink({ state }: { state: ShareInfo['state'] }) {
+  const { t } = useTranslation();
+  const expired = state === 'expired';
+  return (
+    <div className="yd-share-state" role="status">
+      <Alert
+        type={expired ? 'warning' : 'error'}
+        showIcon
+        icon={expired ? <ClockCircleOutlined /> : <StopOutlined />}
+        title={expired ? t('shareView.expiredTitle') : t('shareView.revokedTitle')}
+        description={expired ? t('shareView.expiredText') : t('shareView.revokedText')}
+      />
+      <Link to="/books/user">
+        <Button size="large">{t('shareView.toLibrary')}</Button>
+      </Link>
     </div>
   );
 }
