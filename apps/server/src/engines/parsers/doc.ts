@@ -15,7 +15,8 @@ import { isWord6Fib, readWord6 } from './doc-word6.ts';
 import { readWord97 } from './doc-word97.ts';
 import { ParseError } from './errors.ts';
 import { escapeHtml } from './markup.ts';
-import { addTextChapters, splitParagraphs, TOC_LINE_MARK } from './text-structure.ts';
+import { isRtf, readRtf, RTF_HEADING_MARK } from './rtf.ts';
+import { addTextChapters, HEADING_MARK, splitParagraphs, TOC_LINE_MARK } from './text-structure.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN } from './word-binary.ts';
 import type { WordNote, WordStories } from './word-binary.ts';
@@ -38,12 +39,15 @@ function cleanWordText(text: string): string {
       .replace(/[\uf000-\uf0ff]/g, '')
       // Table-of-contents lines end with a tab and the page number: keep the title only.
       .replace(/^(.{2,200}?)\t+\d{1,4}\s*$/gm, `${TOC_LINE_MARK}$1`)
+      // Paragraphs the document styles as headings (RTF).
+      .replace(new RegExp(`^${RTF_HEADING_MARK}`, 'gm'), HEADING_MARK)
+      .replaceAll(RTF_HEADING_MARK, '')
   );
 }
 
 function noteText(raw: string): string {
   return cleanWordText(raw)
-    .replace(new RegExp(`[${NOTE_MARK_OPEN}${NOTE_MARK_CLOSE}]`, 'g'), '')
+    .replace(new RegExp(`[${NOTE_MARK_OPEN}${NOTE_MARK_CLOSE}${HEADING_MARK}]`, 'g'), '')
     .split('\n')
     .map((l) => l.replace(TOC_LINE_MARK, '').trim())
     .filter(Boolean)
@@ -134,7 +138,9 @@ export const docParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
-    const stories = readStories(input);
+    // Rich Text saved under a .doc name reads into the same stories, with its own title and author.
+    const rtf = isRtf(input) ? readRtf(input) : undefined;
+    const stories = rtf ?? readStories(input);
     options.onProgress?.(0.5);
     let body = cleanWordText(stories.main);
     // Text boxes follow the text: the body's, then those anchored in headers (stored once, not per
@@ -146,11 +152,18 @@ export const docParser: BookParser = {
       throw new ParseError('noTextFound', 'The document contains no text');
     }
     const book = new BookBuilder();
-    const lines = body.split('\n').map((l) => l.replace(TOC_LINE_MARK, '').replace(NOTE_MARK, '').trim());
-    const firstLines = lines.filter(Boolean).slice(0, 3);
+    const firstLines = body
+      .slice(0, 4096)
+      .split('\n')
+      .map((l) => l.replace(TOC_LINE_MARK, '').replace(HEADING_MARK, '').replace(NOTE_MARK, '').trim())
+      .filter(Boolean)
+      .slice(0, 3);
     let title = firstLines[0];
     if (title && /[:：]$/.test(title) && firstLines[1]) title = `${title} ${firstLines[1]}`;
+    if (rtf?.title) title = rtf.title;
     if (title) book.metadata.title = shorten(title, 120);
+    if (rtf?.author) book.metadata.author = rtf.author;
+    if (rtf?.description) book.metadata.description = rtf.description;
     const paragraphs = splitParagraphs(body, { linePerParagraph: true, numberedHeadings: true });
     addTextChapters(book, paragraphs, { numberedHeadings: true });
     linkNotes(book, stories);

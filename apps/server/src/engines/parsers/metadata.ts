@@ -13,6 +13,7 @@ import { decodeEntities, declaresEntities } from './markup.ts';
 import { cleanMetadata, type CleanMetadata, type RawMetadata } from './metadata-clean.ts';
 import { readOleMetadata } from './metadata-ole.ts';
 import { readPdfMetadata } from './metadata-pdf.ts';
+import { isRtf, readRtf } from './rtf.ts';
 import { decodeText } from './txt.ts';
 import type { BookFormat } from './types.ts';
 import { resolveZipPath, SafeZip } from './zip.ts';
@@ -40,11 +41,17 @@ export async function readFileMetadata(input: Buffer, format: BookFormat): Promi
       case 'txt':
         return cleanMetadata(textHeaderMetadata(textHead(input)));
       case 'doc':
-        return cleanMetadata(readOleMetadata(input));
+        return cleanMetadata(isRtf(input) ? rtfMetadata(input) : readOleMetadata(input));
     }
   } catch {
     return {};
   }
+}
+
+/** RTF keeps its \\info group in the header: the first 256 KiB are read, never the whole body. */
+function rtfMetadata(input: Buffer): RawMetadata {
+  const { title, author, description } = readRtf(input.subarray(0, 256 * 1024));
+  return { titles: [title], authors: [author], descriptions: [description] };
 }
 
 // ---------- XML, flat ----------

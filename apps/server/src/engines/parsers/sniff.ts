@@ -2,6 +2,7 @@
  * Decides what a file really is from its bytes, whatever its name says (a PNG renamed .pdf is refused).
  */
 import { ParseError } from './errors.ts';
+import { isRtf } from './rtf.ts';
 import type { BookFormat } from './types.ts';
 
 export type SniffResult = { ok: true; format: BookFormat } | { ok: false; error: ParseError };
@@ -18,7 +19,6 @@ const KNOWN_BINARY: [string, number[]][] = [
   ['RAR archive', [0x52, 0x61, 0x72, 0x21]],
   ['7z archive', [0x37, 0x7a, 0xbc, 0xaf]],
   ['ELF binary', [0x7f, 0x45, 0x4c, 0x46]],
-  ['RTF', [0x7b, 0x5c, 0x72, 0x74, 0x66]],
   ['MOBI/PalmDB', [0x42, 0x4f, 0x4f, 0x4b, 0x4d, 0x4f, 0x42, 0x49]],
 ];
 
@@ -60,6 +60,8 @@ export function sniff(input: Buffer): SniffResult {
     return fail('unsupportedFileType', 'A ZIP archive that is neither EPUB nor DOCX');
   }
   if (startsWith(input, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { ok: true, format: 'doc' };
+  // Rich Text is read as a Word document (doc.ts): it is one, saved in Word's other format.
+  if (isRtf(input)) return { ok: true, format: 'doc' };
   if (isPreWord6(input)) return fail('formatTooOld', 'A Word document older than Word 6 (1993)');
   for (const [name, magic] of KNOWN_BINARY) {
     if (startsWith(input, magic)) return fail('unsupportedFileType', `The file is a ${name}`);

@@ -16,8 +16,9 @@ describe("a book's title, author, description and cover from the file", () => {
   afterAll(async () => t?.close());
 
   /** Path A to the end; the new book as the personal list shows it. */
-  async function pathA(file: string, name: string, data: Record<string, unknown>) {
-    const upload = await uploadFile(t, '/api/book/upload2', { name, data: await corpus(file) }, token);
+  async function pathA(file: string | Buffer, name: string, data: Record<string, unknown>) {
+    const bytes = typeof file === 'string' ? await corpus(file) : file;
+    const upload = await uploadFile(t, '/api/book/upload2', { name, data: bytes }, token);
     const saved = await uploadFile(t, `/api/book/save/${upload.data.id}`, undefined, token, {
       data: JSON.stringify({ bookStatus: 0, language: 'zh', ...data }),
     });
@@ -73,6 +74,25 @@ describe("a book's title, author, description and cover from the file", () => {
       bookAuthor: 'Arthur Conan Doyle',
       bookDescribe: 'Stories',
     });
+  }, 120_000);
+
+  it('reads a .doc that is really Rich Text: its title at upload, its text and chapters as a Word document', async () => {
+    const chapter = (title: string) =>
+      `\\pard\\s1 ${title}\\par\\pard ${'The sea was calm and the sky was grey over the harbour. '.repeat(3)}\\par\n`;
+    const rtf = Buffer.from(
+      '{\\rtf1\\ansi\\ansicpg1252{\\stylesheet{\\s1\\outlinelevel0 heading 1;}}' +
+        '{\\info{\\title Harbour Days}{\\author Jane Roe}}\n' +
+        chapter('Morning') +
+        chapter('Evening') +
+        '}',
+      'latin1',
+    );
+    const upload = await uploadFile(t, '/api/book/upload', { name: 'harbour.doc', data: rtf }, token);
+    expect(upload.data).toMatchObject({ format: 'doc', metadata: { title: 'Harbour Days', author: 'Jane Roe' } });
+    const { book } = await pathA(rtf, 'harbour.doc', {});
+    expect(book).toMatchObject({ bookName: 'Harbour Days', bookAuthor: 'Jane Roe', format: 'doc' });
+    const toc = await t.call('GET', `/api/book/user/getBookByCode?bookCode=${String(book.bookCode)}`, { token });
+    expect(toc.data.chapters.map((entry: { title: string }) => entry.title)).toEqual(['Morning', 'Evening']);
   }, 120_000);
 
   it('keeps what the uploader chose, and the saved title is the one the title stage translated', async () => {
