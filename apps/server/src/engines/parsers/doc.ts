@@ -16,6 +16,7 @@ import { readWord97 } from './doc-word97.ts';
 import { ParseError } from './errors.ts';
 import { escapeHtml } from './markup.ts';
 import { isRtf, readRtf, RTF_HEADING_MARK } from './rtf.ts';
+import { buildWebPage, isWebPage } from './word-html.ts';
 import { addTextChapters, HEADING_MARK, splitParagraphs, TOC_LINE_MARK } from './text-structure.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN } from './word-binary.ts';
@@ -138,6 +139,12 @@ export const docParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    if (isWebPage(input)) {
+      const book = new BookBuilder();
+      buildWebPage(book, input);
+      options.onProgress?.(1);
+      return book.finish('doc', started);
+    }
     // Rich Text saved under a .doc name reads into the same stories, with its own title and author.
     const rtf = isRtf(input) ? readRtf(input) : undefined;
     const stories = rtf ?? readStories(input);

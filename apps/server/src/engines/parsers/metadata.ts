@@ -14,6 +14,7 @@ import { cleanMetadata, type CleanMetadata, type RawMetadata } from './metadata-
 import { readOleMetadata } from './metadata-ole.ts';
 import { readPdfMetadata } from './metadata-pdf.ts';
 import { isRtf, readRtf } from './rtf.ts';
+import { isWebPage, webPageMetadata } from './word-html.ts';
 import { decodeText } from './txt.ts';
 import type { BookFormat } from './types.ts';
 import { resolveZipPath, SafeZip } from './zip.ts';
@@ -41,7 +42,12 @@ export async function readFileMetadata(input: Buffer, format: BookFormat): Promi
       case 'txt':
         return cleanMetadata(textHeaderMetadata(textHead(input)));
       case 'doc':
-        return cleanMetadata(isRtf(input) ? rtfMetadata(input) : readOleMetadata(input));
+        if (isRtf(input)) return cleanMetadata(rtfMetadata(input));
+        if (isWebPage(input)) {
+          const { title, author } = webPageMetadata(input);
+          return cleanMetadata({ titles: [title], authors: [author] });
+        }
+        return cleanMetadata(readOleMetadata(input));
     }
   } catch {
     return {};
