@@ -6,7 +6,7 @@
  * chapters from its headings (as for DOCX), the title from <title>, the author from Word's document
  * properties. Pictures are left out.
  */
-import { BookBuilder } from './builder.ts';
+import type { BookBuilder } from './builder.ts';
 import { htmlToBlocks, type BlockDraft } from './blocks.ts';
 import { splitByHeadings } from './docx.ts';
 import { ParseError } from './errors.ts';
