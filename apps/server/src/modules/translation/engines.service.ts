@@ -35,8 +35,28 @@ export interface EngineUpdate {
   timeoutMs?: number | null;
   concurrency?: number | null;
   requestsPerMinute?: number | null;
-  /** Omitted: keep the current key. Empty string: remove it. */
+  /** Omitted: keep the current key (for the same service only, see keyFor). Empty string: remove it. */
   apiKey?: string;
+}
+
+const originOf = (url: string | null | undefined): string | null => {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The key an engine ends with: a new one, none, or the stored one — only while the engine still
+ * talks to the service the key was saved for. Pointing an engine at another address never sends the
+ * stored key there (a key is re-entered for a new service).
+ */
+function keyFor(update: EngineUpdate, current: EngineSettings | undefined): string | undefined {
+  if (update.apiKey !== undefined) return update.apiKey.trim() || undefined;
+  if (!current?.apiKey) return undefined;
+  const endpoint = update.endpoint === undefined ? current.endpoint : update.endpoint;
+  return originOf(endpoint) === originOf(current.endpoint) ? current.apiKey : undefined;
 }
 
 const SETTING_KEYS = ['endpoint', 'region', 'model', 'timeoutMs', 'concurrency', 'requestsPerMinute'] as const;
@@ -110,7 +130,7 @@ export class EnginesService {
         const value = u[key] === undefined ? current.get(u.name)?.[key] : u[key];
         if (value !== null && value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;
       }
-      const apiKey = u.apiKey === undefined ? current.get(u.name)?.apiKey : u.apiKey.trim() || undefined;
+      const apiKey = keyFor(u, current.get(u.name));
       if (apiKey) settings.apiKey = apiKey;
       return settings;
     });

@@ -98,6 +98,33 @@ describe('translation engine settings at run time', () => {
     expect(cleared.data.reason).toContain('API key');
   });
 
+  it('never sends a stored key to another service: a new address needs the key again', async () => {
+    const put = (body: unknown) => t.call('PUT', '/api/admin/engines', { token: admin, body });
+    const deeplView = async () =>
+      (await t.call('GET', '/api/admin/engines', { token: admin })).data.find(
+        (e: { name: string }) => e.name === 'deepl',
+      );
+    expect(
+      (await put([{ name: 'deepl', enabled: true, endpoint: deepl.url, apiKey: 'secret-deepl-key:fx' }])).code,
+    ).toBe(0);
+    // Same service, another path: the key stays.
+    expect((await put([{ name: 'deepl', enabled: true, endpoint: `${deepl.url}/v2/` }])).code).toBe(0);
+    expect((await deeplView()).hasApiKey).toBe(true);
+    // Another host: saved without the key (an enabled engine that needs one is refused).
+    const moved = await put([{ name: 'deepl', enabled: true, endpoint: 'https://collector.example/' }]);
+    expect(moved.data).toMatchObject({ key: 'badRequest' });
+    expect((await put([{ name: 'deepl', enabled: false, endpoint: 'https://collector.example/' }])).code).toBe(0);
+    expect((await deeplView()).hasApiKey).toBe(false);
+    // Back where it was, the key does not come back by itself either.
+    expect((await put([{ name: 'deepl', enabled: false, endpoint: deepl.url }])).code).toBe(0);
+    expect((await deeplView()).hasApiKey).toBe(false);
+    const restored = await put([
+      { name: 'deepl', enabled: true, endpoint: deepl.url, apiKey: 'secret-deepl-key:fx' },
+      { name: 'microsoft', enabled: true },
+    ]);
+    expect(restored.code).toBe(0);
+  });
+
   it('tests one engine with a real request', async () => {
     const good = await t.call('POST', '/api/admin/engines/test', { token: admin, body: { name: 'deepl' } });
     expect(good.data).toMatchObject({ ok: true, error: null });

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/errors.ts';
 import { SETUP_QUERY, setupApi, type AiModelSave, type AiModelView, type ModelTest } from '../../api/setup.ts';
 import { EngineTestResult } from './Diagnostics.tsx';
 import type { KeyAction } from './EngineSettings.tsx';
+import { isHttpUrl, originOf } from './serviceUrl.ts';
 
 const MODELS_QUERY = ['admin', 'ai-models'] as const;
 
@@ -35,21 +36,6 @@ export function toModelSave(use: AiModelUse, d: ModelDraft): AiModelSave {
   if (use === 'translation') body.enabled = d.enabled;
   return body;
 }
-
-const originOf = (url: string | null) => {
-  try {
-    return url ? new URL(url).origin : null;
-  } catch {
-    return null;
-  }
-};
-const isHttpUrl = (url: string) => {
-  try {
-    return /^https?:$/.test(new URL(url).protocol);
-  } catch {
-    return false;
-  }
-};
 
 /** One use's model: a preset or any OpenAI-compatible service, its key, Test, Save and back to the default. */
 function ModelCard({ view }: { view: AiModelView }) {
@@ -195,7 +181,7 @@ function ModelCard({ view }: { view: AiModelView }) {
           />
         )}
       </div>
-      {keyStaysBehind && <Alert type="warning" showIcon message={t('admin.ai.keyStaysBehind')} />}
+      {keyStaysBehind && <Alert type="warning" showIcon title={t('admin.ai.keyStaysBehind')} />}
       {test && (
         <div className="yd-engine-test">
           <EngineTestResult result={test} />

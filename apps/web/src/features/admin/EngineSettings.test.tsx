@@ -67,3 +67,24 @@ describe('engine keys: keep, replace, remove', () => {
     expect(await screen.findByText('Engine settings saved')).toBeTruthy();
   });
 });
+
+describe('a stored key and a new address', () => {
+  it('says the stored key stays behind when the endpoint moves to another service', async () => {
+    fakeFetch({ 'GET /api/admin/engines': ok([engine({ endpoint: 'https://api.example.com/translate' })]) });
+    renderPage(<EngineSettings />);
+    const microsoft = await screen.findByTestId('engine-microsoft');
+    const endpoint = within(microsoft).getByPlaceholderText('https://…');
+    const user = userEvent.setup();
+    const warning = /stored key belongs to another service/;
+    // Another path on the same service: the key goes with it, nothing to say.
+    await user.clear(endpoint);
+    await user.type(endpoint, 'https://api.example.com/v3/translate');
+    expect(within(microsoft).queryByText(warning)).toBeNull();
+    await user.clear(endpoint);
+    await user.type(endpoint, 'https://elsewhere.example.net/');
+    expect(within(microsoft).getByText(warning)).toBeTruthy();
+    // A new key for the new service: the warning has done its job.
+    await user.click(within(microsoft).getByText('Replace'));
+    expect(within(microsoft).queryByText(warning)).toBeNull();
+  });
+});

@@ -1,5 +1,19 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Empty, Input, InputNumber, Radio, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Empty,
+  Input,
+  InputNumber,
+  Radio,
+  Select,
+  Skeleton,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
 import { ApiOutlined, ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +27,7 @@ import {
 } from '../../api/admin.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { EngineTestResult } from './Diagnostics.tsx';
+import { originOf } from './serviceUrl.ts';
 
 export type KeyAction = 'keep' | 'replace' | 'remove';
 
@@ -110,6 +125,10 @@ export function EngineSettings() {
       <ol className="yd-engine-list">
         {drafts.map((d, i) => {
           const state = tests[d.name];
+          // A stored key goes only to the service it was saved for (the server enforces it; this says it).
+          const savedEndpoint = engines.data.find((e) => e.name === d.name)?.endpoint;
+          const keyStaysBehind =
+            d.hasApiKey && d.keyAction === 'keep' && originOf(d.endpoint) !== originOf(savedEndpoint);
           return (
             <li key={d.name} className="yd-engine" data-testid={`engine-${d.name}`}>
               <div className="yd-engine-head">
@@ -195,6 +214,7 @@ export function EngineSettings() {
                   <Typography.Text type="danger">{t('admin.engines.removeNote')}</Typography.Text>
                 )}
               </div>
+              {keyStaysBehind && <Alert type="warning" showIcon title={t('admin.ai.keyStaysBehind')} />}
               <div className="yd-engine-fields">
                 <label>
                   <span className="yd-engine-label">{t('admin.engines.endpoint')}</span>

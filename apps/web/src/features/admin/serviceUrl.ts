@@ -1,0 +1,18 @@
+/** URLs of the services the admin points Yidu at (translation engines, AI models). */
+
+/** A URL's origin (scheme, host, port), or null for none or one that does not parse. A stored key belongs to one origin. */
+export function originOf(url: string | null | undefined): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export function isHttpUrl(url: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
