@@ -17,6 +17,7 @@ import { ParseError } from './errors.ts';
 import { escapeHtml } from './markup.ts';
 import { isRtf, readRtf, RTF_HEADING_MARK } from './rtf.ts';
 import { buildWebPage, isWebPage } from './word-html.ts';
+import { parseWordXml, wordXmlKind } from './word-xml.ts';
 import { addTextChapters, HEADING_MARK, splitParagraphs, TOC_LINE_MARK } from './text-structure.ts';
 import type { BookParser, ParseOptions, ParsedBook } from './types.ts';
 import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN } from './word-binary.ts';
@@ -139,6 +140,7 @@ export const docParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    if (wordXmlKind(input)) return parseWordXml(input, options, started);
     if (isWebPage(input)) {
       const book = new BookBuilder();
       buildWebPage(book, input);

@@ -15,6 +15,7 @@ import { readOleMetadata } from './metadata-ole.ts';
 import { readPdfMetadata } from './metadata-pdf.ts';
 import { isRtf, readRtf } from './rtf.ts';
 import { isWebPage, webPageMetadata } from './word-html.ts';
+import { wordXmlKind, wordXmlMetadata } from './word-xml.ts';
 import { decodeText } from './txt.ts';
 import type { BookFormat } from './types.ts';
 import { resolveZipPath, SafeZip } from './zip.ts';
@@ -43,6 +44,10 @@ export async function readFileMetadata(input: Buffer, format: BookFormat): Promi
         return cleanMetadata(textHeaderMetadata(textHead(input)));
       case 'doc':
         if (isRtf(input)) return cleanMetadata(rtfMetadata(input));
+        if (wordXmlKind(input)) {
+          const { title, author } = wordXmlMetadata(input);
+          return cleanMetadata({ titles: [title], authors: [author] });
+        }
         if (isWebPage(input)) {
           const { title, author } = webPageMetadata(input);
           return cleanMetadata({ titles: [title], authors: [author] });

@@ -4,6 +4,7 @@
 import { ParseError } from './errors.ts';
 import { isRtf } from './rtf.ts';
 import { isWebPage } from './word-html.ts';
+import { wordXmlKind } from './word-xml.ts';
 import type { BookFormat } from './types.ts';
 
 export type SniffResult = { ok: true; format: BookFormat } | { ok: false; error: ParseError };
@@ -63,8 +64,9 @@ export function sniff(input: Buffer): SniffResult {
   if (startsWith(input, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { ok: true, format: 'doc' };
   // Rich Text is read as a Word document (doc.ts): it is one, saved in Word's other format.
   if (isRtf(input)) return { ok: true, format: 'doc' };
-  // So are web pages (Word's "Save as Web Page", its MHT archives, the HTML sites send as .doc).
-  if (isWebPage(input)) return { ok: true, format: 'doc' };
+  // So are web pages (Word's "Save as Web Page", its MHT archives, the HTML sites send as .doc) and
+  // Word's single-file XML (2003 XML, Flat OPC).
+  if (isWebPage(input) || wordXmlKind(input)) return { ok: true, format: 'doc' };
   if (isPreWord6(input)) return fail('formatTooOld', 'A Word document older than Word 6 (1993)');
   for (const [name, magic] of KNOWN_BINARY) {
     if (startsWith(input, magic)) return fail('unsupportedFileType', `The file is a ${name}`);
