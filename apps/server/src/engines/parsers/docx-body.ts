@@ -15,6 +15,7 @@ import { NOTE_LINK_MARK } from './blocks.ts';
 import type { Cell, NoteBody, Table } from './docx-drafts.ts';
 import { tableDrafts } from './docx-drafts.ts';
 import {
+  ALT_CHUNK,
   B,
   BLIP,
   BR,
@@ -90,6 +91,8 @@ export interface DocxWalkerOptions {
   labelFor(key: string): string;
   /** Text beyond this many characters is refused (a bomb of text inflates into memory). */
   maxCharacters?: number;
+  /** The drafts of an imported chunk (w:altChunk, docx-altchunk.ts) by relationship id. */
+  altChunk?(relId: string): BlockDraft[] | undefined;
 }
 
 export class DocxWalker implements XmlHandler {
@@ -438,6 +441,11 @@ export class DocxWalker implements XmlHandler {
       case SKIP:
         if (!tag.skip()) this.skip = 1;
         return;
+      case ALT_CHUNK: {
+        const id = tag.attr('r:id');
+        for (const draft of (id && this.options.altChunk?.(id)) || []) this.out(draft);
+        return;
+      }
     }
   }
 

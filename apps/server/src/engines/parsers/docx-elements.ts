@@ -35,9 +35,11 @@ export const MATH_T = 29;
 export const SOFT_HYPHEN = 30;
 export const RUBY = 32;
 export const RUBY_TEXT = 33;
+export const ALT_CHUNK = 34;
 
 export const CODES = new Map<string, number>([
   ['w:p', P],
+  ['w:altChunk', ALT_CHUNK],
   ['w:r', R],
   ['w:t', T],
   ['w:tab', TAB],

@@ -8,7 +8,7 @@
  */
 import type { BookBuilder } from './builder.ts';
 import { htmlToBlocks, type BlockDraft } from './blocks.ts';
-import { splitByHeadings } from './docx.ts';
+import { splitByHeadings } from './heading-chapters.ts';
 import { ParseError } from './errors.ts';
 import { PARSE_LIMITS } from './limits.ts';
 import { decodeEntities, findFirst, localName, parseMarkup, textContent } from './markup.ts';
@@ -147,7 +147,8 @@ export interface WebPageDocument {
   metadata: BookMetadata;
 }
 
-export function readWebPage(input: Buffer): WebPageDocument {
+/** `notePrefix` keeps the note keys of several pages in one book apart (DOCX imported chunks). */
+export function readWebPage(input: Buffer, { notePrefix = '' } = {}): WebPageDocument {
   const mht = HTML_START.test(head(input)) ? undefined : htmlOfMht(input);
   const bytes = mht?.bytes ?? input;
   if (bytes.length > PARSE_LIMITS.markupDocumentBytes) {
@@ -171,11 +172,11 @@ export function readWebPage(input: Buffer): WebPageDocument {
     resolveImage: () => undefined,
     resolveNoteLink: (href) => {
       const match = NOTE_LINK.exec(href);
-      return match ? noteKey(match[1]!, match[2]!) : undefined;
+      return match ? notePrefix + noteKey(match[1]!, match[2]!) : undefined;
     },
     noteKeyOf: (e) => {
       const match = NOTE_BODY.exec(e.attrs.id ?? '');
-      return match ? noteKey(match[1]!, match[2]!) : undefined;
+      return match ? notePrefix + noteKey(match[1]!, match[2]!) : undefined;
     },
     skip: (e) => {
       const name = localName(e.name);

@@ -13,7 +13,8 @@
 import JSZip from 'jszip';
 import { NOTE_LINK_MARK, type BlockDraft } from './blocks.ts';
 import { BookBuilder } from './builder.ts';
-import { docxParser, splitByHeadings } from './docx.ts';
+import { docxParser } from './docx.ts';
+import { splitByHeadings } from './heading-chapters.ts';
 import { ParseError } from './errors.ts';
 import { PARSE_LIMITS } from './limits.ts';
 import { decodeEntities, escapeHtml } from './markup.ts';
