@@ -8,10 +8,10 @@
  * paragraph styles and outline levels, list numbering (listItem), tables (data tables as one text
  * block, layout tables as their paragraphs), images (DrawingML blips and VML imagedata), text boxes,
  * footnote/endnote references, hyperlinks, tracked changes (insertions kept, deletions dropped) and
- * fields (instruction text never leaks; the displayed result is kept).
+ * fields (instruction text never leaks; the displayed result is kept), imported chunks (altChunk).
+ * The runs' text goes into the paragraph through docx-runs.ts.
  */
 import type { BlockDraft } from './blocks.ts';
-import { NOTE_LINK_MARK } from './blocks.ts';
 import type { Cell, NoteBody, Table } from './docx-drafts.ts';
 import { tableDrafts } from './docx-drafts.ts';
 import {
@@ -53,22 +53,10 @@ import {
 } from './docx-elements.ts';
 import type { DocxNumbering } from './docx-numbering.ts';
 import type { Paragraph, ParagraphContext } from './docx-paragraph.ts';
-import {
-  applyParagraphProps,
-  applyRunProps,
-  BOLD,
-  escape,
-  ITALIC,
-  paragraphDrafts,
-  SIMPLE_RUN,
-  SUB,
-  SUP,
-  tagsFor,
-} from './docx-paragraph.ts';
+import { applyParagraphProps, applyRunProps, paragraphDrafts, SUB, SUP } from './docx-paragraph.ts';
+import { RunText } from './docx-runs.ts';
 import { onOff } from './docx-styles.ts';
 import type { DocxStyles } from './docx-styles.ts';
-import { ParseError } from './errors.ts';
-import { decodeEntities, escapeHtml } from './markup.ts';
 import type { XmlHandler, XmlTag } from './xml-stream.ts';
 
 export type { NoteBody } from './docx-drafts.ts';
@@ -115,20 +103,17 @@ export class DocxWalker implements XmlHandler {
   private inCode = 0;
   private extent: { width: number; height: number } | undefined;
   private pendingCustomMark: string | undefined;
-  private characters = 0;
-  private readonly maxCharacters: number;
   /** Notes referenced with a custom mark ("*"): the mark, which is their label. */
   readonly customLabels = new Map<string, string>();
-  /** The reading of the ruby being read (w:rt comes before its base): html only, never text. */
-  private rubyReading: string | undefined;
-  private inRubyText = false;
+  /** Runs' text into the open paragraph (formatting, hidden runs, ruby readings, the character cap). */
+  private readonly runs: RunText;
   /** What finishing a paragraph needs to know of the walk; one object for the whole walk. */
   private readonly paragraphContext: ParagraphContext;
 
   constructor(options: DocxWalkerOptions) {
     this.options = options;
     this.paragraphContext = { styles: options.styles, numbering: options.numbering, inTable: false };
-    this.maxCharacters = options.maxCharacters ?? Infinity;
+    this.runs = new RunText(options.styles, options.maxCharacters ?? Infinity);
   }
 
   wantsText(): boolean {
@@ -144,100 +129,7 @@ export class DocxWalker implements XmlHandler {
       if (mark && !this.customLabels.has(this.pendingCustomMark)) this.customLabels.set(this.pendingCustomMark, mark);
       this.pendingCustomMark = undefined;
     }
-    this.append(p, text, this.currentFormat(p));
-  }
-
-  private currentFormat(p: Paragraph): number {
-    let format = p.runFormat & (SUP | SUB);
-    let bold = p.runBold;
-    let italic = p.runItalic;
-    if (p.runStyle !== undefined && (bold === undefined || italic === undefined)) {
-      const style = this.options.styles.character(p.runStyle);
-      bold ??= style.bold;
-      italic ??= style.italic;
-    }
-    if (bold) format |= BOLD;
-    if (italic) format |= ITALIC;
-    return format;
-  }
-
-  private runHidden(p: Paragraph): boolean {
-    if (p.runHidden !== undefined) return p.runHidden;
-    if (p.runStyle !== undefined) {
-      const hidden = this.options.styles.character(p.runStyle).hidden;
-      if (hidden !== undefined) return hidden;
-    }
-    return this.options.styles.paragraph(p.styleId).hidden;
-  }
-
-  private append(p: Paragraph, text: string, format: number): void {
-    if (this.inRubyText) {
-      this.rubyReading = (this.rubyReading ?? '') + text;
-      return;
-    }
-    this.characters += text.length;
-    if (this.characters > this.maxCharacters) {
-      throw new ParseError('fileTooComplex', `The document holds more than ${this.maxCharacters} characters`);
-    }
-    p.text += text;
-    if (!p.tagged) {
-      if (format === 0) return;
-      p.tagged = true;
-      p.html = escape(p.text.slice(0, p.text.length - text.length));
-    }
-    if (format !== p.open) {
-      p.html += tagsFor(p.open)[1] + tagsFor(format)[0];
-      p.open = format;
-    }
-    p.html += escape(text);
-  }
-
-  /**
-   * Most runs are properties plus text (and tabs or breaks): read those straight from the raw XML, a
-   * good part of the whole walk. Anything else (fields, drawings, notes...) gets the general path.
-   */
-  private simpleRun(p: Paragraph, tag: XmlTag): boolean {
-    const raw = tag.peek();
-    if (raw === undefined) return false;
-    let at = 0;
-    let props = '';
-    if (raw.startsWith('<w:rPr>')) {
-      const end = raw.indexOf('</w:rPr>');
-      // A nested w:rPr (inside w:rPrChange) would end the properties early: general path.
-      if (end === -1 || raw.lastIndexOf('<w:rPr>', end) !== 0) return false;
-      props = raw.slice(7, end);
-      at = end + 8;
-    } else if (raw.startsWith('<w:rPr/>')) at = 8;
-    SIMPLE_RUN.lastIndex = at;
-    // Usually a single w:t: no array for that.
-    let text = '';
-    let pieces = 0;
-    while (at < raw.length) {
-      const m = SIMPLE_RUN.exec(raw);
-      if (!m) return false;
-      at = SIMPLE_RUN.lastIndex;
-      const piece =
-        m[1] !== undefined ? m[1] : m[0] === '<w:tab/>' ? '\t' : m[0] === '<w:br/>' || m[0] === '<w:cr/>' ? '\n' : '';
-      if (piece) {
-        text = pieces++ ? text + piece : piece;
-      }
-    }
-    if (props) applyRunProps(p, props);
-    if (!text || this.inCode || this.runHidden(p)) return true;
-    this.append(p, text.includes('&') ? decodeEntities(text) : text, this.currentFormat(p));
-    return true;
-  }
-
-  private appendNoteLink(p: Paragraph, key: string, label: string): void {
-    const shown = `[${label}]`;
-    if (!p.tagged) {
-      p.tagged = true;
-      p.html = escape(p.text);
-    }
-    p.text += shown;
-    p.html += `${tagsFor(p.open)[1]}<sup><a href="#${NOTE_LINK_MARK}${escapeHtml(key)}${NOTE_LINK_MARK}">${shown}</a></sup>`;
-    p.open = 0;
-    (p.noteRefs ??= []).push(key);
+    this.runs.append(p, text, this.runs.format(p));
   }
 
   private out(draft: BlockDraft): void {
@@ -266,26 +158,26 @@ export class DocxWalker implements XmlHandler {
           p.runItalic = undefined;
           p.runHidden = undefined;
           p.runStyle = undefined;
-          if (!selfClosing && this.simpleRun(p, tag)) tag.skip();
+          if (!selfClosing && this.runs.simpleRun(p, tag, this.inCode > 0)) tag.skip();
         }
         return;
       case T:
       case MATH_T:
-        if (!selfClosing && p && this.inCode === 0 && !this.runHidden(p)) this.capture = true;
+        if (!selfClosing && p && this.inCode === 0 && !this.runs.hidden(p)) this.capture = true;
         return;
       case TAB:
-        if (p && this.inCode === 0 && !this.inParagraphProps) this.append(p, '\t', p.open);
+        if (p && this.inCode === 0 && !this.inParagraphProps) this.runs.append(p, '\t', p.open);
         return;
       case BR:
       case CR: {
         if (!p || this.inCode || this.inParagraphProps) return;
         const type = code === BR ? tag.attr('w:type') : undefined;
         // Page and column breaks are layout; a space keeps the words on both sides apart.
-        this.append(p, type === 'page' || type === 'column' ? ' ' : '\n', p.open);
+        this.runs.append(p, type === 'page' || type === 'column' ? ' ' : '\n', p.open);
         return;
       }
       case HYPHEN:
-        if (p && !this.inCode) this.append(p, '-', this.currentFormat(p));
+        if (p && !this.inCode) this.runs.append(p, '-', this.runs.format(p));
         return;
       case SOFT_HYPHEN:
         return;
@@ -293,7 +185,7 @@ export class DocxWalker implements XmlHandler {
         const char = parseInt(tag.attr('w:char') ?? '', 16);
         // F000-F0FF are glyph positions in symbol fonts (Wingdings bullets...), not characters.
         if (p && !this.inCode && Number.isFinite(char) && char > 31 && (char < 0xe000 || char > 0xf8ff)) {
-          this.append(p, String.fromCodePoint(char), this.currentFormat(p));
+          this.runs.append(p, String.fromCodePoint(char), this.runs.format(p));
         }
         return;
       }
@@ -372,7 +264,7 @@ export class DocxWalker implements XmlHandler {
           // The mark is the next run's text; link the note without inventing a number.
           (p.noteRefs ??= []).push(key);
           this.pendingCustomMark = key;
-        } else this.appendNoteLink(p, key, this.options.labelFor(key));
+        } else this.runs.appendNoteLink(p, key, this.options.labelFor(key));
         return;
       }
       case TBL:
@@ -425,18 +317,10 @@ export class DocxWalker implements XmlHandler {
         return;
       }
       case RUBY:
-        if (!p || selfClosing) return;
-        // The base text is the text; the reading goes to the html as <rt>, after the base.
-        if (!p.tagged) {
-          p.tagged = true;
-          p.html = escape(p.text);
-        }
-        p.html += `${tagsFor(p.open)[1]}<ruby>`;
-        p.open = 0;
-        this.rubyReading = '';
+        if (p && !selfClosing) this.runs.openRuby(p);
         return;
       case RUBY_TEXT:
-        if (!selfClosing) this.inRubyText = true;
+        if (!selfClosing) this.runs.readingRuby = true;
         return;
       case SKIP:
         if (!tag.skip()) this.skip = 1;
@@ -465,14 +349,11 @@ export class DocxWalker implements XmlHandler {
         this.inParagraphProps = false;
         return;
       case RUBY_TEXT:
-        this.inRubyText = false;
+        this.runs.readingRuby = false;
         return;
       case RUBY: {
         const p = this.paragraphs[this.paragraphs.length - 1];
-        if (!p || this.rubyReading === undefined) return;
-        p.html += `${tagsFor(p.open)[1]}<rt>${escape(this.rubyReading.trim())}</rt></ruby>`;
-        p.open = 0;
-        this.rubyReading = undefined;
+        if (p) this.runs.closeRuby(p);
         return;
       }
       case RPR: {
