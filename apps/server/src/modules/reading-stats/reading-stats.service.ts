@@ -57,7 +57,8 @@ export class ReadingStatsService {
   ): Promise<{ credited: number }> {
     const { book } = await this.books.view(user, body.bookCode);
     const page = Math.min(body.page, Math.max(1, book.page_count));
-    const timeZone = validTimeZone(body.timeZone);
+    // A beat that does not say its time zone is on the reader's calendar of the last one that did.
+    const timeZone = validTimeZone(body.timeZone ?? (await this.repo.timeZone(user.id)));
     const at = this.now();
     const credited = await this.repo.beat(
       user.id,

@@ -164,7 +164,7 @@ describe('reading statistics', () => {
       .where('code', '=', dream)
       .executeTakeFirstOrThrow();
     // 23:30 UTC on 1 March is already 2 March in Shanghai, the reader's time zone (from their heartbeat).
-    const now = new Date('2026-03-01T23:30:00Z');
+    let now = new Date('2026-03-01T23:30:00Z');
     const service = new ReadingStatsService({
       db: t.running.infra.db,
       books: t.running.services.books,
@@ -176,10 +176,13 @@ describe('reading statistics', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     await service.heartbeat(user, { bookCode: dream, page: 1, timeZone: 'Asia/Shanghai' });
+    // A beat that leaves its time zone out stays on the same calendar (2 March), not UTC's 1 March.
+    now = new Date(now.getTime() + 30_000);
+    expect(await service.heartbeat(user, { bookCode: dream, page: 1 })).toEqual({ credited: 30 });
     await service.lookedUp(id, book.id);
     await service.lookedUp(id, book.id);
     const stats = await service.stats(user, { days: 7 });
-    expect(stats.days).toEqual([{ date: '2026-03-02', seconds: HEARTBEAT_SECONDS, pages: 1, lookups: 2 }]);
+    expect(stats.days).toEqual([{ date: '2026-03-02', seconds: HEARTBEAT_SECONDS + 30, pages: 1, lookups: 2 }]);
     expect(stats).toMatchObject({ totalLookups: 2, books: [{ bookCode: dream, lookups: 2 }] });
   });
 });
