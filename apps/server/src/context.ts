@@ -16,6 +16,7 @@ import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
 import { TranslationService } from './modules/translation/translation.service.ts';
 import { AiService } from './modules/ai/ai.service.ts';
+import { EnginesRepo } from './modules/translation/engines.repo.ts';
 import { EnginesService } from './modules/translation/engines.service.ts';
 import { GlossaryService } from './modules/translation/glossary.service.ts';
 import { GlossaryRepo } from './modules/translation/glossary.repo.ts';
@@ -24,8 +25,11 @@ import { Retranslation } from './modules/translation/retranslation.ts';
 import { TranslationReports } from './modules/translation/reports.service.ts';
 import { ChapterContext } from './modules/translation/chapter-context.ts';
 import { termsInAll } from './engines/translation/glossary-terms.ts';
+import { MarksRepo } from './modules/marks/marks.repo.ts';
 import { MarksService } from './modules/marks/marks.service.ts';
+import { SharingRepo } from './modules/sharing/sharing.repo.ts';
 import { SharingService } from './modules/sharing/sharing.service.ts';
+import { FeedbackRepo } from './modules/feedback/feedback.repo.ts';
 import { FeedbackService } from './modules/feedback/feedback.service.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { AiModelsService } from './modules/setup/ai-models.service.ts';
@@ -131,7 +135,13 @@ export function createServices(infra: Infrastructure): Services {
     observe: (engine, settings) => observeEngine(engine, settings.apiKey, health),
   });
   const box = new SecretBox(infra.config.appSecret);
-  const engines = new EnginesService({ db: infra.db, config: infra.config, box, logger: infra.logger });
+  const engines = new EnginesService({
+    db: infra.db,
+    repo: new EnginesRepo(infra.db),
+    config: infra.config,
+    box,
+    logger: infra.logger,
+  });
   const aiModels = new AiModelsService({
     db: infra.db,
     config: infra.config,
@@ -260,9 +270,19 @@ export function createServices(infra: Infrastructure): Services {
       llm: () => aiModels.client('explanation'),
       logger: infra.logger,
     }),
-    marks: new MarksService({ db: infra.db, books }),
-    sharing: new SharingService({ db: infra.db, books, publicUrl: infra.config.publicUrl, logger: infra.logger }),
-    feedback: new FeedbackService({ db: infra.db, storage: infra.storage, signer, logger: infra.logger }),
+    marks: new MarksService({ repo: new MarksRepo(infra.db), books }),
+    sharing: new SharingService({
+      repo: new SharingRepo(infra.db),
+      books,
+      publicUrl: infra.config.publicUrl,
+      logger: infra.logger,
+    }),
+    feedback: new FeedbackService({
+      repo: new FeedbackRepo(infra.db),
+      storage: infra.storage,
+      signer,
+      logger: infra.logger,
+    }),
     ai: new AiService({
       db: infra.db,
       books,

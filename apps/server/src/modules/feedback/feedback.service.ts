@@ -1,25 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { FEEDBACK_IMAGE_MAX_BYTES, FEEDBACK_TYPES, type Feedback, type FeedbackPage } from '@yidu/shared';
-import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../db/client.ts';
-import type { FeedbackStatus, FeedbackTable, FeedbackType, UserRow } from '../../db/schema.ts';
+import type { FeedbackStatus, FeedbackType, UserRow } from '../../db/schema.ts';
 import { ImageError, imageKind, toJpeg } from '../../engines/images/images.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { UrlSigner } from '../../lib/signing.ts';
-
-type Row = Selectable<FeedbackTable> & { username: string | null };
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
+import type { FeedbackRepo, FeedbackRow } from './feedback.repo.ts';
 
 /** Feedback: users send and read their own; admins read all and answer with a status and a reply. */
 export class FeedbackService {
-  private readonly d: { db: Db; storage: FileStorage; signer: UrlSigner; logger: Logger };
-  constructor(deps: { db: Db; storage: FileStorage; signer: UrlSigner; logger: Logger }) {
+  private readonly d: { repo: FeedbackRepo; storage: FileStorage; signer: UrlSigner; logger: Logger };
+  constructor(deps: { repo: FeedbackRepo; storage: FileStorage; signer: UrlSigner; logger: Logger }) {
     this.d = deps;
   }
 
-  private present(row: Row): Feedback {
+  private present(row: FeedbackRow): Feedback {
     return {
       id: row.id,
       title: row.title,
@@ -32,14 +28,6 @@ export class FeedbackService {
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
     };
-  }
-
-  private base() {
-    return this.d.db
-      .selectFrom('feedback as f')
-      .leftJoin('users as u', 'u.id', 'f.user_id')
-      .selectAll('f')
-      .select('u.username');
   }
 
   async add(
@@ -65,21 +53,17 @@ export class FeedbackService {
         throw error;
       }
     }
-    const row = await this.d.db
-      .insertInto('feedback')
-      .values({
-        user_id: user.id,
-        title,
-        type: input.type as FeedbackType,
-        description,
-        image_key: imageKey,
-        reply: null,
-        replied_by: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    this.d.logger.info({ userId: user.id, feedbackId: row.id }, 'feedback received');
-    return this.detail(user, row.id);
+    const id = await this.d.repo.insert({
+      user_id: user.id,
+      title,
+      type: input.type as FeedbackType,
+      description,
+      image_key: imageKey,
+      reply: null,
+      replied_by: null,
+    });
+    this.d.logger.info({ userId: user.id, feedbackId: id }, 'feedback received');
+    return this.detail(user, id);
   }
 
   /** Admins see everyone's feedback, users their own. */
@@ -93,54 +77,33 @@ export class FeedbackService {
       keyword?: string | undefined;
     },
   ): Promise<FeedbackPage> {
-    let base = this.base();
-    if (user.role !== 'admin') base = base.where('f.user_id', '=', user.id);
-    if (query.status) base = base.where('f.status', '=', query.status as FeedbackStatus);
-    if (query.type) base = base.where('f.type', '=', query.type as FeedbackType);
-    if (query.keyword) {
-      const pattern = `%${escapeLike(query.keyword.toLowerCase())}%`;
-      base = base.where((eb) =>
-        eb.or([eb(sql`lower(f.title)`, 'like', pattern), eb(sql`lower(f.description)`, 'like', pattern)]),
-      );
-    }
-    const [rows, count] = await Promise.all([
-      base
-        .orderBy('f.created_at', 'desc')
-        .orderBy('f.id', 'desc')
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize)
-        .execute(),
-      base
-        .clearSelect()
-        .select(sql<string>`count(*)`.as('n'))
-        .executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await this.d.repo.search(
+      {
+        userId: user.role !== 'admin' ? user.id : undefined,
+        status: query.status as FeedbackStatus | undefined,
+        type: query.type as FeedbackType | undefined,
+        keyword: query.keyword,
+      },
+      { limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
+    );
     return {
       items: rows.map((r) => this.present(r)),
-      total: Number(count.n),
+      total,
       page: query.page,
       pageSize: query.pageSize,
     };
   }
 
   async detail(user: UserRow, id: number): Promise<Feedback> {
-    const row = await this.base().where('f.id', '=', id).executeTakeFirst();
+    const row = await this.d.repo.find(id);
     // Someone else's feedback is "not found" rather than "forbidden": its existence is not revealed.
     if (!row || (user.role !== 'admin' && row.user_id !== user.id)) throw fail('notFound');
     return this.present(row);
   }
 
   async setStatus(admin: UserRow, id: number, status: FeedbackStatus, reply?: string): Promise<Feedback> {
-    const updated = await this.d.db
-      .updateTable('feedback')
-      .set({
-        status,
-        ...(reply !== undefined ? { reply: reply || null, replied_by: admin.id } : {}),
-        updated_at: new Date(),
-      })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw fail('notFound');
+    const answer = reply !== undefined ? { reply: reply || null, repliedBy: admin.id } : undefined;
+    if (!(await this.d.repo.setStatus(id, status, answer))) throw fail('notFound');
     return this.detail(admin, id);
   }
 }

@@ -7,23 +7,20 @@ import {
   type MarkKind,
   type Position,
 } from '@yidu/shared';
-import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../db/client.ts';
-import type { BookRow, ReaderMarksTable, UserRow } from '../../db/schema.ts';
+import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { BooksService } from '../books/books.service.ts';
-
-type MarkRow = Selectable<ReaderMarksTable>;
+import type { MarkRow, MarksRepo } from './marks.repo.ts';
 
 /**
  * Annotations, highlights, underlines and bookmarks, each anchored to a block and character offsets;
  * reading positions. A user sees and changes only their own.
  */
 export class MarksService {
-  private readonly db: Db;
+  private readonly repo: MarksRepo;
   private readonly books: BooksService;
-  constructor(deps: { db: Db; books: BooksService }) {
-    this.db = deps.db;
+  constructor(deps: { repo: MarksRepo; books: BooksService }) {
+    this.repo = deps.repo;
     this.books = deps.books;
   }
 
@@ -48,12 +45,7 @@ export class MarksService {
 
   /** The block's page, checking that the block exists and the offsets fit in its text. */
   private async anchor(book: BookRow, blockId: string, start?: number | null, end?: number | null): Promise<number> {
-    const block = await this.db
-      .selectFrom('book_blocks')
-      .select(['page', 'text'])
-      .where('book_id', '=', book.id)
-      .where('block_id', '=', blockId)
-      .executeTakeFirst();
+    const block = await this.repo.block(book.id, blockId);
     if (!block) throw fail('notFound', { blockId });
     if ((start ?? null) !== null && (end ?? null) !== null && start! > end!)
       throw fail('badRequest', { reason: 'startAfterEnd' });
@@ -76,16 +68,9 @@ export class MarksService {
 
   async editAnnotation(user: UserRow, id: number, content: string): Promise<Mark> {
     if (!content.trim()) throw fail('annotationEmpty');
-    const row = await this.db
-      .updateTable('reader_marks')
-      .set({ content: content.trim(), updated_at: new Date() })
-      .where('id', '=', String(id))
-      .where('user_id', '=', user.id)
-      .where('kind', '=', 'annotation')
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.repo.editAnnotation(user.id, id, content.trim());
     if (!row) throw fail('notFound');
-    return this.present(row, await this.codeOf(row.book_id));
+    return this.present(row, await this.repo.bookCode(row.book_id));
   }
 
   async addHighlight(user: UserRow, body: HighlightBody): Promise<Mark> {
@@ -97,34 +82,20 @@ export class MarksService {
   async addBookmark(user: UserRow, body: BookmarkBody): Promise<Mark> {
     const { book } = await this.books.view(user, body.bookCode);
     if (body.page > book.page_count) throw fail('notFound', { page: body.page });
-    const blockId =
-      body.blockId ??
-      (
-        await this.db
-          .selectFrom('book_blocks')
-          .select('block_id')
-          .where('book_id', '=', book.id)
-          .where('page', '=', body.page)
-          .orderBy('seq')
-          .executeTakeFirst()
-      )?.block_id;
+    const blockId = body.blockId ?? (await this.repo.firstBlockOfPage(book.id, body.page));
     if (!blockId) throw fail('notFound', { page: body.page });
-    const row = await this.db
-      .insertInto('reader_marks')
-      .values({
-        user_id: user.id,
-        book_id: book.id,
-        kind: 'bookmark',
-        block_id: blockId,
-        page: body.page,
-        start_offset: null,
-        end_offset: null,
-        content: body.note?.trim() || null,
-        color: null,
-        language: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.repo.insert({
+      user_id: user.id,
+      book_id: book.id,
+      kind: 'bookmark',
+      block_id: blockId,
+      page: body.page,
+      start_offset: null,
+      end_offset: null,
+      content: body.note?.trim() || null,
+      color: null,
+      language: null,
+    });
     return this.present(row, book.code);
   }
 
@@ -143,65 +114,43 @@ export class MarksService {
     },
     extra: { content?: string; color?: string | null },
   ): Promise<Mark> {
-    const row = await this.db
-      .insertInto('reader_marks')
-      .values({
-        user_id: user.id,
-        book_id: book.id,
-        kind,
-        block_id: body.blockId,
-        page,
-        start_offset: body.start ?? null,
-        end_offset: body.end ?? null,
-        in_translation: body.inTranslation,
-        language: this.language(body.language),
-        quote: body.quote,
-        content: extra.content ?? null,
-        color: extra.color ?? null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.repo.insert({
+      user_id: user.id,
+      book_id: book.id,
+      kind,
+      block_id: body.blockId,
+      page,
+      start_offset: body.start ?? null,
+      end_offset: body.end ?? null,
+      in_translation: body.inTranslation,
+      language: this.language(body.language),
+      quote: body.quote,
+      content: extra.content ?? null,
+      color: extra.color ?? null,
+    });
     return this.present(row, book.code);
   }
 
   /** Deletes one of the user's marks, of the given kinds. */
   async remove(user: UserRow, id: number, kinds: MarkKind[]): Promise<void> {
-    const result = await this.db
-      .deleteFrom('reader_marks')
-      .where('id', '=', String(id))
-      .where('user_id', '=', user.id)
-      .where('kind', 'in', kinds)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw fail('notFound');
+    if (!(await this.repo.remove(user.id, id, kinds))) throw fail('notFound');
   }
 
   async list(user: UserRow, code: string, kind?: MarkKind): Promise<Mark[]> {
     const { book } = await this.books.view(user, code);
-    let query = this.db
-      .selectFrom('reader_marks')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('book_id', '=', book.id);
-    if (kind) query = query.where('kind', '=', kind);
-    const rows = await query.orderBy('page').orderBy('block_id').orderBy('start_offset').orderBy('id').execute();
+    const rows = await this.repo.list(user.id, book.id, kind);
     return rows.map((r) => this.present(r, book.code));
   }
 
   /** All notes of a book as Markdown, chapter by chapter. */
   async exportMarkdown(user: UserRow, code: string): Promise<{ filename: string; markdown: string }> {
     const view = await this.books.view(user, code);
-    const rows = await sql<MarkRow & { chapter_title: string; seq: number }>`
-      SELECT m.*, c.title AS chapter_title, b.seq
-      FROM reader_marks m
-      JOIN book_blocks b ON b.book_id = m.book_id AND b.block_id = m.block_id
-      JOIN book_chapters c ON c.book_id = b.book_id AND c.idx = b.chapter_idx
-      WHERE m.user_id = ${user.id} AND m.book_id = ${view.book.id}
-      ORDER BY b.seq, m.start_offset NULLS FIRST, m.id`.execute(this.db);
+    const rows = await this.repo.forExport(user.id, view.book.id);
     const title = view.copy?.title ?? view.book.title;
     const author = view.copy?.author ?? view.book.author;
     const lines = [`# ${title}`, '', `*${author}*`, ''];
     let chapter = '';
-    for (const row of rows.rows) {
+    for (const row of rows) {
       if (row.chapter_title !== chapter) {
         chapter = row.chapter_title;
         lines.push(`## ${chapter}`, '');
@@ -233,22 +182,8 @@ export class MarksService {
     const view = await this.books.view(user, body.bookCode);
     const language = this.language(body.language)!;
     const page = Math.min(body.page, Math.max(1, view.book.page_count));
-    const row = await this.db
-      .insertInto('reading_positions')
-      .values({ user_id: user.id, book_id: view.book.id, page, block_id: body.blockId ?? null, language })
-      .onConflict((oc) =>
-        oc
-          .columns(['user_id', 'book_id'])
-          .doUpdateSet({ page, block_id: body.blockId ?? null, language, updated_at: new Date() }),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (view.copy)
-      await this.db
-        .updateTable('user_books')
-        .set({ last_read_at: new Date() })
-        .where('id', '=', view.copy.id)
-        .execute();
+    const row = await this.repo.savePosition(user.id, view.book.id, { page, blockId: body.blockId ?? null, language });
+    if (view.copy) await this.repo.touchCopy(view.copy.id);
     return {
       bookCode: view.book.code,
       page: row.page,
@@ -260,12 +195,7 @@ export class MarksService {
 
   async position(user: UserRow, code: string): Promise<Position | null> {
     const { book } = await this.books.view(user, code);
-    const row = await this.db
-      .selectFrom('reading_positions')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('book_id', '=', book.id)
-      .executeTakeFirst();
+    const row = await this.repo.position(user.id, book.id);
     return row
       ? {
           bookCode: book.code,
@@ -279,25 +209,7 @@ export class MarksService {
 
   /** The books the user read last, with where they stopped (the New Tab's "continue reading"). */
   async recent(user: UserRow, limit = 12): Promise<(Position & { bookName: string; pageCount: number })[]> {
-    const rows = await this.db
-      .selectFrom('reading_positions as p')
-      .innerJoin('books as b', 'b.id', 'p.book_id')
-      .leftJoin('user_books as ub', (j) => j.onRef('ub.book_id', '=', 'p.book_id').on('ub.user_id', '=', user.id))
-      .select([
-        'b.code',
-        'b.title',
-        'b.page_count',
-        'ub.title as copy_title',
-        'p.page',
-        'p.block_id',
-        'p.language',
-        'p.updated_at',
-      ])
-      .where('p.user_id', '=', user.id)
-      .where('ub.id', 'is not', null)
-      .orderBy('p.updated_at', 'desc')
-      .limit(limit)
-      .execute();
+    const rows = await this.repo.recent(user.id, limit);
     return rows.map((r) => ({
       bookCode: r.code,
       bookName: r.copy_title ?? r.title,
@@ -307,9 +219,5 @@ export class MarksService {
       language: r.language,
       updatedAt: r.updated_at.toISOString(),
     }));
-  }
-
-  private async codeOf(bookId: number): Promise<string> {
-    return (await this.db.selectFrom('books').select('code').where('id', '=', bookId).executeTakeFirstOrThrow()).code;
   }
 }

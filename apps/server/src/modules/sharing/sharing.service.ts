@@ -7,15 +7,12 @@ import {
   type ShareCreateBody,
   type ShareInfo,
 } from '@yidu/shared';
-import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../db/client.ts';
-import type { BookRow, BookSharesTable, UserRow } from '../../db/schema.ts';
+import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BooksService } from '../books/books.service.ts';
 import { thumbKey } from '../books/books.service.ts';
-
-type ShareRow = Selectable<BookSharesTable>;
+import type { ShareRow, SharingRepo } from './sharing.repo.ts';
 
 const stateOf = (share: ShareRow): Share['state'] =>
   share.revoked_at ? 'revoked' : share.expires_at && share.expires_at.getTime() <= Date.now() ? 'expired' : 'active';
@@ -26,20 +23,13 @@ const stateOf = (share: ShareRow): Share['state'] =>
  * Sharing never changes a book's visibility.
  */
 export class SharingService {
-  private readonly d: { db: Db; books: BooksService; publicUrl: string; logger: Logger };
-  constructor(deps: { db: Db; books: BooksService; publicUrl: string; logger: Logger }) {
+  private readonly d: { repo: SharingRepo; books: BooksService; publicUrl: string; logger: Logger };
+  constructor(deps: { repo: SharingRepo; books: BooksService; publicUrl: string; logger: Logger }) {
     this.d = deps;
   }
 
   private async present(share: ShareRow): Promise<Share> {
-    const [book, accepted] = await Promise.all([
-      this.d.db.selectFrom('books').select(['code', 'title']).where('id', '=', share.book_id).executeTakeFirstOrThrow(),
-      this.d.db
-        .selectFrom('share_grants')
-        .select(sql<string>`count(*)`.as('n'))
-        .where('share_id', '=', share.id)
-        .executeTakeFirstOrThrow(),
-    ]);
+    const [book, accepted] = await Promise.all([this.d.repo.book(share.book_id), this.d.repo.grantCount(share.id)]);
     return {
       id: share.id,
       bookCode: book.code,
@@ -49,7 +39,7 @@ export class SharingService {
       state: stateOf(share),
       expiresAt: share.expires_at?.toISOString() ?? null,
       createdAt: share.created_at.toISOString(),
-      accepted: Number(accepted.n),
+      accepted,
     };
   }
 
@@ -62,33 +52,25 @@ export class SharingService {
     const own = new Set(view.features ?? []);
     const features = [...new Set(body.features)].filter((f) => AI_FEATURES.includes(f));
     if (features.some((f) => !own.has(f))) throw fail('insufficientPermissions', { reason: 'featureNotYours' });
-    const share = await this.d.db
-      .insertInto('book_shares')
-      .values({
-        id: randomBytes(9).toString('base64url'),
-        book_id: view.book.id,
-        owner_id: user.id,
-        features,
-        expires_at: body.expiresInDays ? new Date(Date.now() + body.expiresInDays * 86_400_000) : null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const share = await this.d.repo.insert({
+      id: randomBytes(9).toString('base64url'),
+      book_id: view.book.id,
+      owner_id: user.id,
+      features,
+      expires_at: body.expiresInDays ? new Date(Date.now() + body.expiresInDays * 86_400_000) : null,
+    });
     this.d.logger.info({ userId: user.id, bookId: view.book.id, shareId: share.id, features }, 'share created');
     return this.present(share);
   }
 
   async mine(user: UserRow, bookCode?: string): Promise<Share[]> {
-    let query = this.d.db.selectFrom('book_shares').selectAll().where('owner_id', '=', user.id);
-    if (bookCode) {
-      const { book } = await this.d.books.view(user, bookCode);
-      query = query.where('book_id', '=', book.id);
-    }
-    const rows = await query.orderBy('created_at', 'desc').limit(200).execute();
+    const bookId = bookCode ? (await this.d.books.view(user, bookCode)).book.id : undefined;
+    const rows = await this.d.repo.byOwner(user.id, bookId);
     return Promise.all(rows.map((r) => this.present(r)));
   }
 
   private async find(id: string): Promise<ShareRow> {
-    const share = await this.d.db.selectFrom('book_shares').selectAll().where('id', '=', id).executeTakeFirst();
+    const share = await this.d.repo.find(id);
     if (!share) throw fail('notFound');
     return share;
   }
@@ -97,19 +79,10 @@ export class SharingService {
   async info(user: UserRow, id: string): Promise<ShareInfo> {
     const share = await this.find(id);
     const book = (await this.d.books.repo.findBookById(share.book_id))!;
-    const owner = await this.d.db
-      .selectFrom('users')
-      .select(['username', 'show_name_on_shares'])
-      .where('id', '=', share.owner_id)
-      .executeTakeFirst();
-    const accepted = await this.d.db
-      .selectFrom('share_grants')
-      .select('user_id')
-      .where('share_id', '=', id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
+    const owner = await this.d.repo.owner(share.owner_id);
+    const accepted = await this.d.repo.hasGrant(id, user.id);
     const state = stateOf(share);
-    const isAccepted = accepted !== undefined || book.owner_id === user.id;
+    const isAccepted = accepted || book.owner_id === user.id;
     const isPublic = book.visibility === 1 && !book.public_deleted;
     const mayKnowBook =
       state === 'active' || share.owner_id === user.id || user.role === 'admin' || isAccepted || isPublic;
@@ -150,11 +123,7 @@ export class SharingService {
     if (state === 'expired') throw fail('shareExpired');
     const book = (await this.d.books.repo.findBookById(share.book_id))!;
     if (book.status !== 'ready') throw fail('bookNotFound');
-    await this.d.db
-      .insertInto('share_grants')
-      .values({ share_id: share.id, user_id: user.id, book_id: book.id })
-      .onConflict((oc) => oc.columns(['share_id', 'user_id']).doNothing())
-      .execute();
+    await this.d.repo.grant(share.id, user.id, book.id);
     if (!(await this.d.books.repo.findCopy(user.id, book.id))) {
       await this.d.books.repo.addCopy({
         user_id: user.id,
@@ -176,23 +145,9 @@ export class SharingService {
   async revoke(user: UserRow, id: string): Promise<void> {
     const share = await this.find(id);
     if (share.owner_id !== user.id && user.role !== 'admin') throw fail('insufficientPermissions');
-    await this.d.db
-      .updateTable('book_shares')
-      .set({ revoked_at: new Date() })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await this.d.repo.markRevoked(id);
     // Their copies are dropped when no other valid link and no public visibility keep the book theirs.
-    await sql`
-      DELETE FROM user_books ub
-      USING share_grants g, books b
-      WHERE g.share_id = ${id} AND ub.user_id = g.user_id AND ub.book_id = g.book_id AND ub.source = 'share'
-        AND b.id = ub.book_id AND NOT (b.visibility = 1 AND NOT b.public_deleted) AND b.owner_id IS DISTINCT FROM ub.user_id
-        AND NOT EXISTS (SELECT 1 FROM share_grants g2 JOIN book_shares s ON s.id = g2.share_id
-                        WHERE g2.user_id = g.user_id AND g2.book_id = g.book_id AND g2.share_id <> ${id}
-                          AND s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now()))`.execute(
-      this.d.db,
-    );
+    await this.d.repo.dropCopiesOnlyThrough(id);
     this.d.logger.info({ userId: user.id, shareId: id }, 'share revoked');
   }
 }

@@ -7,6 +7,7 @@ import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { notify } from '../../lib/notifier.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import type { EnginesRepo } from './engines.repo.ts';
 
 /** Topic announcing that an admin changed the engine settings: every process reloads them. */
 export const ENGINES_TOPIC = 'engines';
@@ -67,11 +68,13 @@ const SETTING_KEYS = ['endpoint', 'region', 'model', 'timeoutMs', 'concurrency',
  */
 export class EnginesService {
   private readonly db: Db;
+  private readonly repo: EnginesRepo;
   private readonly config: Config;
   private readonly box: SecretBox;
   private readonly logger: Logger;
-  constructor(deps: { db: Db; config: Config; box: SecretBox; logger: Logger }) {
+  constructor(deps: { db: Db; repo: EnginesRepo; config: Config; box: SecretBox; logger: Logger }) {
     this.db = deps.db;
+    this.repo = deps.repo;
     this.config = deps.config;
     this.box = deps.box;
     this.logger = deps.logger;
@@ -79,7 +82,7 @@ export class EnginesService {
 
   /** All five engines in order: the configured ones first, then the others, disabled. */
   async load(): Promise<EngineSettings[]> {
-    const rows = await this.db.selectFrom('engine_settings').selectAll().orderBy('position').execute();
+    const rows = await this.repo.all();
     const configured: EngineSettings[] =
       rows.length > 0
         ? rows.map((row) => {
@@ -101,7 +104,7 @@ export class EnginesService {
 
   /** Whether an admin has saved the engine list (else it comes from the environment). */
   async savedByAdmin(): Promise<boolean> {
-    return (await this.db.selectFrom('engine_settings').select('name').limit(1).executeTakeFirst()) !== undefined;
+    return this.repo.anySaved();
   }
 
   async view(): Promise<EngineView[]> {
@@ -141,25 +144,19 @@ export class EnginesService {
         throw fail('badRequest', { engine: settings.name, reason: (error as Error).message });
       }
     }
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('engine_settings').execute();
-      await trx
-        .insertInto('engine_settings')
-        .values(
-          next.map((s, position) => {
-            const { name, enabled, apiKey, ...rest } = s;
-            return {
-              name,
-              position,
-              enabled,
-              settings: JSON.stringify(rest),
-              api_key_sealed: apiKey ? this.box.seal(apiKey) : null,
-              updated_by: adminId,
-            };
-          }),
-        )
-        .execute();
-    });
+    await this.repo.replaceAll(
+      next.map((s, position) => {
+        const { name, enabled, apiKey, ...rest } = s;
+        return {
+          name,
+          position,
+          enabled,
+          settings: JSON.stringify(rest),
+          api_key_sealed: apiKey ? this.box.seal(apiKey) : null,
+          updated_by: adminId,
+        };
+      }),
+    );
     await notify(this.db, ENGINES_TOPIC, { at: Date.now() });
     this.logger.info(
       { adminId, order: next.filter((s) => s.enabled).map((s) => s.name) },
