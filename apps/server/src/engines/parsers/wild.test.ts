@@ -6,9 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error the shared tool is plain JavaScript without type declarations
-import { fidelity, passes } from '../../../../../../shared/tools/fidelity.mjs';
 import { detectBookLanguage } from '../language/detect.ts';
 import { hasOcrLanguage } from '../ocr/languages.ts';
 import { disposeSharedOcrEngine } from '../ocr/tesseract.ts';
@@ -19,6 +18,11 @@ import type { ParsedBook } from './types.ts';
 
 const CORPUS = process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus');
 const WILD = path.join(CORPUS, '../wild');
+// The scorer lives beside the corpus (shared/tools), wherever the checkout is.
+const { fidelity, passes } = (await import(pathToFileURL(path.join(CORPUS, '../tools/fidelity.mjs')).href)) as {
+  fidelity: unknown;
+  passes: unknown;
+};
 
 interface Fidelity {
   recall: number;
