@@ -11,9 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   deeplyNestedDocx,
   deeplyNestedEpub,
+  deeplyNestedRtf,
   flateBombPdf,
   hugePagePdf,
   paragraphFloodEpub,
+  paragraphFloodRtf,
   tinyLinesTxt,
 } from '../src/engines/parsers/testing/hostile-files.ts';
 import { CORPUS, createTestDatabase, STRONG_PASSWORD } from './helpers.ts';
@@ -67,6 +69,8 @@ describe.skipIf(process.platform !== 'linux')('hostile uploads', () => {
       ['tiny-lines.txt', tinyLinesTxt(), false],
       ['nested.epub', deeplyNestedEpub(), false],
       ['nested.docx', deeplyNestedDocx(), false],
+      ['par-flood.doc', paragraphFloodRtf(), false],
+      ['nested-rtf.doc', deeplyNestedRtf(), false],
     ];
     const moby = await readFile(path.join(CORPUS, 'epub/en-moby-dick-epub3.epub'));
 

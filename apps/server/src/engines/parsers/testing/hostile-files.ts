@@ -40,6 +40,18 @@ export function deeplyNestedDocx(depth = 10_000): Buffer {
   return buildDocx({ body: `${open.repeat(depth)}<w:p><w:r><w:t>deep</w:t></w:r></w:p>${close.repeat(depth)}` });
 }
 
+/** Rich Text under a .doc name: 29 MB of empty paragraphs (7.6 million `\par`). */
+export function paragraphFloodRtf(bytes = 29 * 1024 * 1024): Buffer {
+  const out = Buffer.alloc(bytes, '\\par');
+  out.write('{\\rtf1\\ansi ', 0, 'latin1');
+  return out;
+}
+
+/** Rich Text whose groups nest 100,000 deep. */
+export function deeplyNestedRtf(depth = 100_000): Buffer {
+  return Buffer.from(`{\\rtf1\\ansi ${'{'.repeat(depth)}deep${'}'.repeat(depth)}}`, 'latin1');
+}
+
 /** A TXT of `bytes` bytes of tiny one-word lines: about 7.6 million paragraphs in 29 MB. */
 export function tinyLinesTxt(bytes = 29 * 1024 * 1024): Buffer {
   const words = ['ab', 'cd', 'efg', 'hi', 'jkl', 'mn', 'op', 'qrs'];
