@@ -153,6 +153,23 @@ describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
     expect(died).toEqual([expect.stringMatching(/more than 280 MB/)]);
   });
 
+  it("a process that kept a large book's memory is replaced before the next book, which is read", async () => {
+    const died: string[] = [];
+    const host = newHost({ onProcessDied: ({ reason }) => died.push(reason) });
+    // A million elements of one web page: refused at the cap, after the tree took hundreds of MB.
+    const flood = Buffer.from(`<html><body>${'<p>a</p>'.repeat(1_100_000)}</body></html>`);
+    expect((await refusal(host.parseWhole(flood, { timeoutMs: 60_000 }))).key).toBe('fileTooComplex');
+    // A large, real book next (28 MB of text in a web page saved as .doc): it needs a process of its own.
+    const page = `<p>${'The tide came in over the flats and the boats lifted. '.repeat(20)}</p>`;
+    const large = Buffer.from(
+      `<html><body><h1>One</h1>${page.repeat(13_000)}<h1>Two</h1>${page.repeat(13_000)}</body></html>`,
+    );
+    const { book, peakRssMb } = await host.parseWhole(large, { timeoutMs: 60_000 });
+    expect(book.chapters.map((c) => c.title)).toEqual(['One', 'Two']);
+    expect(peakRssMb).toBeLessThan(MEMORY_LIMIT_MB);
+    expect(died).toEqual([]);
+  });
+
   it('a parse past its time limit is stopped with fileTooComplex; a cancelled one ends at once', async () => {
     const host = newHost();
     const scanned = readFileSync(path.join(CORPUS, 'pdf/en-scanned-huckfinn-page-image-only.pdf'));

@@ -25,6 +25,11 @@ import {
 
 const CHILD_MODULE = new URL('./parse-child.ts', import.meta.url);
 const WATCH_INTERVAL_MS = 200;
+/**
+ * A process resident above this share of its limit when a parse starts is replaced (freshIfGrown).
+ * A warm process holds ~190 MB, ~250 MB after ordinary books: those are kept, pdf.js warm in them.
+ */
+const REUSE_FRACTION = 0.6;
 /** The host kills a parse this long after the parse's own time limit, should it not stop itself. */
 const KILL_GRACE_MS = 15_000;
 const STDERR_TAIL_BYTES = 4096;
@@ -109,8 +114,24 @@ export class ParseHost {
   async parse(input: Buffer, options: HostParseOptions): Promise<ParsedStream> {
     if (this.closed) throw new Error('the parse host is closed');
     options.signal?.throwIfAborted();
-    const worker = await this.acquire();
+    const worker = await this.freshIfGrown(await this.acquire());
     return new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(input, options);
+  }
+
+  /**
+   * A process that kept much of what its last book took (V8 and malloc rarely give memory back) would
+   * count that against the next book's limit, and fail a small book for a large one's sake: it is
+   * replaced by a fresh one before the parse.
+   */
+  private async freshIfGrown(worker: Worker): Promise<Worker> {
+    const residentNow = await residentMb(worker.child.pid);
+    if (residentNow <= this.options.memoryLimitMb * REUSE_FRACTION) return worker;
+    worker.busy = false;
+    this.workers.delete(worker);
+    worker.child.kill('SIGTERM');
+    const fresh = this.spawn();
+    fresh.busy = true;
+    return fresh;
   }
 
   /** Parses a file and takes the whole book at once (tools and tests; uploads take it in pieces). */
