@@ -61,6 +61,14 @@ describe('imported chunks (w:altChunk)', () => {
     expect(blocks(book).map((b) => b.text)).toEqual(['Grüße aus dem Archiv.', 'Привет', '第一行', '第二行']);
   });
 
+  it('leaves out a chunk that is itself a DOCX rather than showing its bytes', async () => {
+    const inner = buildDocx({ body: '<w:p><w:r><w:t>Inside.</w:t></w:r></w:p>' });
+    const book = await docxParser.parse(
+      withChunks({ 'inner.docx': inner }, '<w:p><w:r><w:t>Outside.</w:t></w:r></w:p><w:altChunk r:id="chunk0"/>'),
+    );
+    expect(blocks(book).map((b) => b.text)).toEqual(['Outside.']);
+  });
+
   it('still says a document with nothing in it has no text', async () => {
     await expect(
       docxParser.parse(withChunks({ 'empty.htm': Buffer.from('<html><body></body></html>') })),

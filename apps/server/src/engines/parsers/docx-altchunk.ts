@@ -3,12 +3,14 @@
  * it opens the file. Tools that make DOCX from web pages (html-docx-js, SharePoint, many report
  * generators) put the whole text there — an HTML page, an MHT archive, RTF or plain text — and
  * leave document.xml with nothing but the chunk's reference. Each chunk is read before the walk, by
- * the readers of its format, into block drafts the walk puts where the reference stands.
+ * the readers of its format, into block drafts the walk puts where the reference stands. A chunk that
+ * is itself a DOCX (or any binary) is left out.
  */
 import type { BlockDraft } from './blocks.ts';
 import type { Relationship } from './docx-styles.ts';
 import { ParseError } from './errors.ts';
 import { isRtf, readRtf, RTF_HEADING_MARK } from './rtf.ts';
+import { looksLikeText } from './sniff.ts';
 import { decodeText } from './txt-encoding.ts';
 import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN } from './word-binary.ts';
 import { isWebPage, readWebPage } from './word-html.ts';
@@ -43,7 +45,8 @@ function chunkDrafts(data: Buffer, notePrefix: string): BlockDraft[] {
   if (isWebPage(data) || /^\s*<(?:html|body|p|div|h[1-6]|table)[\s>]/i.test(data.subarray(0, 512).toString('latin1'))) {
     return readWebPage(data, { notePrefix }).drafts;
   }
-  return textDrafts(decodeText(data).text);
+  // A DOCX within the DOCX, or anything else binary, is left out rather than shown as bytes.
+  return looksLikeText(data) ? textDrafts(decodeText(data).text) : [];
 }
 
 function rtfDrafts(data: Buffer): BlockDraft[] {
