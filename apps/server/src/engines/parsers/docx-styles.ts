@@ -39,7 +39,8 @@ interface RawStyle {
   hidden?: boolean;
 }
 
-const HEADING_NAME =
+/** Word's names for its heading styles ("heading 1", "Überschrift 2", "标题 3"…), in the languages it is sold in. */
+export const HEADING_NAME =
   /^(?:heading|заголовок|überschrift|titre|titolo|título|titulo|encabezado|kop|rubrik|otsikko|overskrift|nagłówek|nadpis|címsor|başlık|επικεφαλίδα|標題|标题|見出し|제목)\s*([1-9])$/i;
 const TITLE_NAME = /^(?:title|название|заголовок|titel|titre|titolo|título|titulo|tytuł|标题|標題|表題|제목)$/i;
 const QUOTE_NAME = /^(?:quote|intense quote|block text|цитата|zitat|citation|cita|引用)$/i;

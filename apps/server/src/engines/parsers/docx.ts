@@ -18,7 +18,7 @@ import { imageInfo } from './image-info.ts';
 import type { ImageInfo } from './image-info.ts';
 import { byLocalName, findFirst, parseMarkup, textContent } from './markup.ts';
 import type { BookImage, BookParser, ParseOptions, ParsedBook } from './types.ts';
-import { feedXml, WORD_NAMESPACES, XmlStreamReader } from './xml-stream.ts';
+import { feedXml, refuseEntities, WORD_NAMESPACES, XmlStreamReader } from './xml-stream.ts';
 import type { XmlHandler } from './xml-stream.ts';
 import type { ZipLimits } from './zip.ts';
 import { DEFAULT_ZIP_LIMITS, resolveZipPath, SafeZip } from './zip.ts';
@@ -37,11 +37,6 @@ const PART_MAX_BYTES = DEFAULT_ZIP_LIMITS.maxEntryBytes;
 /** What inflating a small bomb of text could otherwise fill memory with (a long novel is ~2M). */
 const MAX_TEXT_CHARACTERS = 150_000_000;
 const REL_TYPE = /\/(officeDocument|image|footnotes|endnotes|styles|numbering)$/;
-
-function refuseEntities(raw: string): void {
-  if (/<!ENTITY/i.test(raw))
-    throw new ParseError('fileTooComplex', 'The document declares XML entities, which we refuse');
-}
 
 /** Streams one XML part of the package through a handler; a missing part is simply skipped. */
 async function walkPart(

@@ -1,6 +1,6 @@
 /**
  * The vocabulary rtf.ts reads RTF with: destinations to skip or to read through, control words that
- * stand for characters, code pages by number, names of heading styles.
+ * stand for characters, code pages by number.
  */
 
 /** Groups whose content is never text to read. */
@@ -94,5 +94,3 @@ export function decoderFor(codePage: string): TextDecoder {
   }
   return decoder;
 }
-
-export const HEADING_STYLE = /^(?:heading|titre|überschrift|título|titolo|заголовок|标题|標題|見出し|제목)\s*([1-9])$/i;

@@ -15,7 +15,8 @@
 import { codePageOfCharset, codePageOfFontName } from './doc-codepages.ts';
 import { ParseError } from './errors.ts';
 import { PARSE_LIMITS } from './limits.ts';
-import { codePageOfAnsiCpg, decoderFor, HEADING_STYLE, READ_THROUGH, SKIPPED, SYMBOLS } from './rtf-words.ts';
+import { HEADING_NAME } from './docx-styles.ts';
+import { codePageOfAnsiCpg, decoderFor, READ_THROUGH, SKIPPED, SYMBOLS } from './rtf-words.ts';
 import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN, type WordNote, type WordStories } from './word-binary.ts';
 
 /** Put before a paragraph the document styles as a heading; doc.ts turns it into a chapter heading. */
@@ -458,7 +459,7 @@ class RtfReader {
 
   private endStyleDefinition(): void {
     const name = this.meta.styleName.replace(/;\s*$/, '').trim();
-    const named = HEADING_STYLE.exec(name);
+    const named = HEADING_NAME.exec(name);
     const level = this.styleLevel ?? (named ? Number(named[1]) - 1 : undefined);
     if (this.styleBeingDefined >= 0) this.styles.set(this.styleBeingDefined, { name, level });
     this.styleBeingDefined = -1;

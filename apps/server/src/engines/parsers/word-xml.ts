@@ -14,12 +14,13 @@ import JSZip from 'jszip';
 import { NOTE_LINK_MARK, type BlockDraft } from './blocks.ts';
 import { BookBuilder } from './builder.ts';
 import { docxParser } from './docx.ts';
+import { HEADING_NAME } from './docx-styles.ts';
 import { splitByHeadings } from './heading-chapters.ts';
 import { ParseError } from './errors.ts';
 import { PARSE_LIMITS } from './limits.ts';
 import { decodeEntities, escapeHtml } from './markup.ts';
 import type { ParsedBook, ParseOptions } from './types.ts';
-import { XmlStreamReader, type XmlHandler, type XmlTag } from './xml-stream.ts';
+import { refuseEntities, XmlStreamReader, type XmlHandler, type XmlTag } from './xml-stream.ts';
 
 export type WordXmlKind = 'flatOpc' | 'wordml2003';
 
@@ -93,7 +94,6 @@ const NAMESPACES: Record<string, string> = {
   'http://schemas.microsoft.com/office/word/2003/auxHint': 'wx',
   'urn:schemas-microsoft-com:office:office': 'o',
 };
-const HEADING_NAME = /^(?:heading|titre|überschrift|título|titolo|заголовок|标题|標題|見出し|제목)\s*([1-9])$/i;
 
 interface Paragraph {
   text: string;
@@ -273,9 +273,7 @@ function buildWordMl2003(book: BookBuilder, input: Buffer): void {
   const handler = new WordMl2003();
   const reader = new XmlStreamReader(handler, {
     namespaces: NAMESPACES,
-    onDoctype: (raw) => {
-      if (/<!ENTITY/i.test(raw)) throw new ParseError('fileTooComplex', 'The document declares XML entities');
-    },
+    onDoctype: refuseEntities,
   });
   const text = xmlText(input);
   for (let at = 0; at < text.length; at += 1 << 20) reader.write(text.slice(at, at + (1 << 20)));

@@ -345,6 +345,12 @@ export class XmlStreamReader implements XmlTag {
   }
 }
 
+/** An `onDoctype` that refuses documents declaring entities (billion laughs, external files). */
+export function refuseEntities(raw: string): void {
+  if (/<!ENTITY/i.test(raw))
+    throw new ParseError('fileTooComplex', 'The document declares XML entities, which we refuse');
+}
+
 /** Namespace URIs of WordprocessingML parts → the prefixes Word itself writes. */
 export const WORD_NAMESPACES: Record<string, string> = {
   'http://schemas.openxmlformats.org/wordprocessingml/2006/main': 'w',
