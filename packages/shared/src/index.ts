@@ -12,3 +12,4 @@ export * from './social.ts';
 export * from './llm-presets.ts';
 export * from './vocabulary.ts';
 export * from './keep.ts';
+export * from './service-url.ts';

@@ -1,4 +1,4 @@
-import { AI_MODEL_USES, type AiModelUse } from '@yidu/shared';
+import { AI_MODEL_USES, originOf, type AiModelUse } from '@yidu/shared';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { createLlmClient } from '../../engines/llm/openai-compatible.ts';
@@ -55,14 +55,6 @@ export interface ModelTest {
 
 const TEST_TIMEOUT_MS = 30_000;
 const TEST_SENTENCE = 'Hello, world. This is a test of the translation engine.';
-
-const origin = (url: string | null | undefined): string | null => {
-  try {
-    return url ? new URL(url).origin : null;
-  } catch {
-    return null;
-  }
-};
 
 export interface AiModelsDeps {
   db: Db;
@@ -183,7 +175,7 @@ export class AiModelsService {
   /** The key an update ends with: a new one, none, or the stored one if the service stayed the same. */
   private keyFor(update: Pick<AiModelUpdate, 'baseUrl' | 'apiKey'>, current: ModelSettings | undefined) {
     if (update.apiKey !== undefined) return update.apiKey.trim() || undefined;
-    return current && origin(current.baseUrl) === origin(update.baseUrl) ? current.apiKey : undefined;
+    return current && originOf(current.baseUrl) === originOf(update.baseUrl) ? current.apiKey : undefined;
   }
 
   /** Saves a use's model and tells every process to use it from now on. */

@@ -1,3 +1,4 @@
+import { originOf } from '@yidu/shared';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { createEngine, type EngineSettings } from '../../engines/translation/registry.ts';
@@ -39,14 +40,6 @@ export interface EngineUpdate {
   /** Omitted: keep the current key (for the same service only, see keyFor). Empty string: remove it. */
   apiKey?: string;
 }
-
-const originOf = (url: string | null | undefined): string | null => {
-  try {
-    return url ? new URL(url).origin : null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * The key an engine ends with: a new one, none, or the stored one — only while the engine still

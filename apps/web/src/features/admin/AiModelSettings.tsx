@@ -8,7 +8,7 @@ import { errorMessage } from '../../api/errors.ts';
 import { SETUP_QUERY, setupApi, type AiModelSave, type AiModelView, type ModelTest } from '../../api/setup.ts';
 import { EngineTestResult } from './Diagnostics.tsx';
 import type { KeyAction } from './EngineSettings.tsx';
-import { isHttpUrl, originOf } from './serviceUrl.ts';
+import { isHttpUrl, originOf } from '@yidu/shared/service-url';
 
 const MODELS_QUERY = ['admin', 'ai-models'] as const;
 

@@ -27,7 +27,7 @@ import {
 } from '../../api/admin.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { EngineTestResult } from './Diagnostics.tsx';
-import { originOf } from './serviceUrl.ts';
+import { originOf } from '@yidu/shared/service-url';
 
 export type KeyAction = 'keep' | 'replace' | 'remove';
 

@@ -1,6 +1,9 @@
-/** URLs of the services the admin points Yidu at (translation engines, AI models). */
+/**
+ * URLs of the services an admin points Yidu at (translation engines, AI models). A stored API key
+ * belongs to one origin: the server sends it nowhere else, and the settings pages say so.
+ */
 
-/** A URL's origin (scheme, host, port), or null for none or one that does not parse. A stored key belongs to one origin. */
+/** A URL's origin (scheme, host, port), or null for none or one that does not parse. */
 export function originOf(url: string | null | undefined): string | null {
   try {
     return url ? new URL(url).origin : null;
