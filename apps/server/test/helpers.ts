@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config/env.ts';
 import { boot, type Running } from '../src/boot.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { withDatabase } from './global-setup.ts';
-import { BooksRepo } from '../src/modules/books/books.repo.ts';
+import { writeReadyBook } from './seed-book.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -265,73 +265,20 @@ export async function registerUser(t: TestApp, name: string): Promise<string> {
 
 /** A small ready book with Chinese text, written straight into the database. */
 export async function seedChineseBook(t: TestApp, owner: string): Promise<string> {
-  const db = t.running.infra.db;
-  const user = await db.selectFrom('users').select('id').where('account', '=', owner).executeTakeFirstOrThrow();
-  const repo = new BooksRepo(db);
-  const book = await repo.insertBook({
-    code: `hlm${Math.random().toString(36).slice(2, 10)}`,
-    file_id: null,
-    owner_id: user.id,
-    title: '红楼梦',
-    author: '曹雪芹',
-    format: 'txt',
-    visibility: 1,
-    status: 'ready',
-    cover_key: null,
-    category: null,
-    original_language: 'zh',
-    declared_language: null,
-    source_pages: null,
-  });
   const texts = [
     '第一回　甄士隐梦幻识通灵　贾雨村风尘怀闺秀',
     '此开卷第一回也。作者自云：因曾历过一番梦幻之后，故将真事隐去，而借通灵之说，撰此石头记一书也。',
     '列位看官：你道此书从何而来？说起根由虽近荒唐，细按则深有趣味。',
     '原来女娲氏炼石补天之时，于大荒山无稽崖练成高经十二丈、方经二十四丈顽石三万六千五百零一块。',
   ];
-  await repo.replaceContent(book.id, {
-    blockBatches: [
-      texts.map((text, i) => ({
-        book_id: book.id,
-        seq: i + 1,
-        block_id: `c1-b${i + 1}`,
-        chapter_idx: 1,
-        page: 1,
-        type: i === 0 ? 'heading' : 'paragraph',
-        text,
-        html: null,
-        level: i === 0 ? 1 : null,
-        image_id: null,
-        note_label: null,
-        note_refs: null,
-        referenced_by: null,
-        pdf_page: null,
-      })),
-    ],
-    images: [],
-    finish: () => ({
-      chapters: [
-        {
-          book_id: book.id,
-          idx: 1,
-          title: texts[0]!,
-          level: 1,
-          first_page: 1,
-          first_seq: 1,
-          block_count: texts.length,
-        },
-      ],
-      stats: {
-        chapter_count: 1,
-        block_count: texts.length,
-        char_count: texts.join('').length,
-        page_count: 1,
-        source_pages: null,
-      },
-    }),
+  return writeReadyBook(t, owner, {
+    codePrefix: 'hlm',
+    title: '红楼梦',
+    author: '曹雪芹',
+    language: 'zh',
+    chapterTitle: texts[0]!,
+    blocks: texts.map((text, i) => ({ text, page: 1, heading: i === 0 })),
   });
-  await repo.addCopy({ user_id: user.id, book_id: book.id, title: book.title, author: book.author, source: 'upload' });
-  return book.code;
 }
 
 /**
@@ -343,67 +290,15 @@ export async function seedPagedBook(
   owner: string,
   shape: { pages: number; paragraphsPerPage: number; text: (i: number, page: number) => string },
 ): Promise<string> {
-  const db = t.running.infra.db;
-  const user = await db.selectFrom('users').select('id').where('account', '=', owner).executeTakeFirstOrThrow();
-  const repo = new BooksRepo(db);
-  const book = await repo.insertBook({
-    code: `seed${Math.random().toString(36).slice(2, 10)}`,
-    file_id: null,
-    owner_id: user.id,
-    title: 'Moby-Dick',
-    author: 'Herman Melville',
-    format: 'txt',
-    visibility: 1,
-    status: 'ready',
-    cover_key: null,
-    category: null,
-    original_language: 'en',
-    declared_language: null,
-    source_pages: null,
-  });
   const blocks = Array.from({ length: shape.pages * shape.paragraphsPerPage }, (_, i) => {
     const page = Math.floor(i / shape.paragraphsPerPage) + 1;
-    return {
-      book_id: book.id,
-      seq: i + 1,
-      block_id: `c1-b${i + 1}`,
-      chapter_idx: 1,
-      page,
-      type: 'paragraph',
-      text: shape.text(i + 1, page),
-      html: null,
-      level: null,
-      image_id: null,
-      note_label: null,
-      note_refs: null,
-      referenced_by: null,
-      pdf_page: null,
-    };
+    return { text: shape.text(i + 1, page), page };
   });
-  await repo.replaceContent(book.id, {
-    blockBatches: [blocks],
-    images: [],
-    finish: () => ({
-      chapters: [
-        {
-          book_id: book.id,
-          idx: 1,
-          title: 'Loomings',
-          level: 1,
-          first_page: 1,
-          first_seq: 1,
-          block_count: blocks.length,
-        },
-      ],
-      stats: {
-        chapter_count: 1,
-        block_count: blocks.length,
-        char_count: blocks.reduce((n, b) => n + b.text.length, 0),
-        page_count: shape.pages,
-        source_pages: null,
-      },
-    }),
+  return writeReadyBook(t, owner, {
+    title: 'Moby-Dick',
+    author: 'Herman Melville',
+    language: 'en',
+    chapterTitle: 'Loomings',
+    blocks,
   });
-  await repo.addCopy({ user_id: user.id, book_id: book.id, title: book.title, author: book.author, source: 'upload' });
-  return book.code;
 }

@@ -1,24 +1,39 @@
 import { BooksRepo } from '../src/modules/books/books.repo.ts';
 import type { TestApp } from './helpers.ts';
 
+/** One paragraph of a seeded book: its page, and whether it is the chapter's heading. */
+export interface SeedBlock {
+  text: string;
+  page: number;
+  heading?: boolean;
+}
+
 /**
- * A ready book of one chapter whose pages are given paragraph by paragraph (the first paragraph is the
- * chapter's heading), owned by `owner` and in their library. Returns its code.
+ * A ready book of one chapter written straight into the database (no upload, no parse), owned by
+ * `owner` and in their library. Returns its code.
  */
-export async function seedBook(
+export async function writeReadyBook(
   t: TestApp,
   owner: string,
-  book: { title: string; language: string; pages: string[][]; visibility?: 0 | 1 },
+  book: {
+    title: string;
+    author: string;
+    language: string;
+    chapterTitle: string;
+    blocks: SeedBlock[];
+    visibility?: 0 | 1;
+    codePrefix?: string;
+  },
 ): Promise<string> {
   const db = t.running.infra.db;
   const user = await db.selectFrom('users').select('id').where('account', '=', owner).executeTakeFirstOrThrow();
   const repo = new BooksRepo(db);
   const row = await repo.insertBook({
-    code: `seed${Math.random().toString(36).slice(2, 10)}`,
+    code: `${book.codePrefix ?? 'seed'}${Math.random().toString(36).slice(2, 10)}`,
     file_id: null,
     owner_id: user.id,
     title: book.title,
-    author: 'Anonymous',
+    author: book.author,
     format: 'txt',
     visibility: book.visibility ?? 1,
     status: 'ready',
@@ -28,7 +43,7 @@ export async function seedBook(
     declared_language: null,
     source_pages: null,
   });
-  const blocks = book.pages.flatMap((texts, p) => texts.map((text) => ({ text, page: p + 1 })));
+  const { blocks } = book;
   await repo.replaceContent(row.id, {
     blockBatches: [
       blocks.map((b, i) => ({
@@ -37,10 +52,10 @@ export async function seedBook(
         block_id: `c1-b${i + 1}`,
         chapter_idx: 1,
         page: b.page,
-        type: i === 0 ? 'heading' : 'paragraph',
+        type: b.heading ? 'heading' : 'paragraph',
         text: b.text,
         html: null,
-        level: i === 0 ? 1 : null,
+        level: b.heading ? 1 : null,
         image_id: null,
         note_label: null,
         note_refs: null,
@@ -54,7 +69,7 @@ export async function seedBook(
         {
           book_id: row.id,
           idx: 1,
-          title: blocks[0]!.text,
+          title: book.chapterTitle,
           level: 1,
           first_page: 1,
           first_seq: 1,
@@ -65,11 +80,31 @@ export async function seedBook(
         chapter_count: 1,
         block_count: blocks.length,
         char_count: blocks.reduce((n, b) => n + b.text.length, 0),
-        page_count: book.pages.length,
+        page_count: Math.max(1, ...blocks.map((b) => b.page)),
         source_pages: null,
       },
     }),
   });
   await repo.addCopy({ user_id: user.id, book_id: row.id, title: row.title, author: row.author, source: 'upload' });
   return row.code;
+}
+
+/**
+ * A ready book of one chapter whose pages are given paragraph by paragraph (the first paragraph is the
+ * chapter's heading), owned by `owner` and in their library. Returns its code.
+ */
+export async function seedBook(
+  t: TestApp,
+  owner: string,
+  book: { title: string; language: string; pages: string[][]; visibility?: 0 | 1 },
+): Promise<string> {
+  const blocks = book.pages.flatMap((texts, p) => texts.map((text) => ({ text, page: p + 1 })));
+  return writeReadyBook(t, owner, {
+    title: book.title,
+    author: 'Anonymous',
+    language: book.language,
+    visibility: book.visibility,
+    chapterTitle: blocks[0]!.text,
+    blocks: blocks.map((b, i) => ({ ...b, heading: i === 0 })),
+  });
 }
