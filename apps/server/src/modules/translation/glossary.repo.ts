@@ -2,6 +2,20 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { GlossaryOrigin } from '../../db/schema.ts';
 
+/** A suggestion as the panel shows it: its fields and who made it. */
+const SUGGESTION_COLUMNS = [
+  's.id',
+  's.book_id',
+  's.target_lang',
+  's.source',
+  's.target',
+  's.note',
+  's.user_id',
+  's.status',
+  's.created_at',
+  'u.nickname',
+] as const;
+
 export interface EntryRow {
   source: string;
   target: string;
@@ -162,18 +176,7 @@ export class GlossaryRepo {
     let query = this.db
       .selectFrom('glossary_suggestions as s')
       .leftJoin('users as u', 'u.id', 's.user_id')
-      .select([
-        's.id',
-        's.book_id',
-        's.target_lang',
-        's.source',
-        's.target',
-        's.note',
-        's.user_id',
-        's.status',
-        's.created_at',
-        'u.nickname',
-      ])
+      .select(SUGGESTION_COLUMNS)
       .where('s.book_id', '=', bookId)
       .where('s.target_lang', '=', lang);
     query = by === 'pending' ? query.where('s.status', '=', 'pending') : query.where('s.user_id', '=', by.userId);
@@ -184,18 +187,7 @@ export class GlossaryRepo {
     return this.db
       .selectFrom('glossary_suggestions as s')
       .leftJoin('users as u', 'u.id', 's.user_id')
-      .select([
-        's.id',
-        's.book_id',
-        's.target_lang',
-        's.source',
-        's.target',
-        's.note',
-        's.user_id',
-        's.status',
-        's.created_at',
-        'u.nickname',
-      ])
+      .select(SUGGESTION_COLUMNS)
       .where('s.id', '=', String(id))
       .executeTakeFirst();
   }
