@@ -35,6 +35,24 @@ export class BookTranslationRepo {
     this.db = db;
   }
 
+  /**
+   * Runs `work` in one transaction holding a lock of the reader's translation of this book into this
+   * language: starts of the same translation run one after the other, whatever process they are in.
+   */
+  exclusively<T>(
+    userId: number,
+    bookId: number,
+    lang: string,
+    work: (repo: BookTranslationRepo, trx: Db) => Promise<T>,
+  ): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`bookTranslation:${userId}:${bookId}:${lang}`}, 0))`.execute(
+        trx,
+      );
+      return work(new BookTranslationRepo(trx), trx);
+    });
+  }
+
   async insert(job: Insertable<BookTranslationJobsTable>): Promise<JobRow> {
     return this.db.insertInto('book_translation_jobs').values(job).returningAll().executeTakeFirstOrThrow();
   }
@@ -206,6 +224,17 @@ export class BookTranslationRepo {
       .orderBy('updated_at')
       .limit(limit)
       .execute();
+  }
+
+  /** Whether a job's reservation still holds its points (not released, not settled). */
+  async holdIsHeld(holdId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('points_holds')
+      .select('id')
+      .where('id', '=', holdId)
+      .where('status', '=', 'held')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** The text blocks of pages `from`..`to` with their translation state, for a quote. */

@@ -34,6 +34,8 @@ interface Deps {
 interface PageOutcome {
   /** Every text block failed, even after the retries: the engines are down. */
   allFailed: boolean;
+  /** The page could not be charged to the job's reservation (spent, or released): the job stops. */
+  unpaid?: boolean;
 }
 
 /**
@@ -79,16 +81,24 @@ export class BookTranslationRunner {
       await this.end(job, 'failed', { runId, errorKey: 'bookNotFound' });
       return;
     }
+    if (job.hold_id && !(await this.d.repo.holdIsHeld(job.hold_id))) {
+      // Never translate on a reservation that no longer pays for it.
+      await this.end(job, 'failed', { runId, errorKey: 'quoteChanged' });
+      return;
+    }
     const copy = await this.d.books.repo.findCopy(job.user_id, book.id);
     const title = copy?.title ?? book.title;
     const last = Math.min(book.page_count, job.next_page + CHUNK_PAGES - 1);
     const pages = Array.from({ length: last - job.next_page + 1 }, (_, i) => job.next_page + i);
     let enginesDown = false;
+    let unpaid = false;
     const next = async (): Promise<void> => {
       const page = pages.shift();
-      if (page === undefined || enginesDown || !ours() || !(await this.d.repo.stillOurs(job.id, runId))) return;
+      if (page === undefined || enginesDown || unpaid || !ours() || !(await this.d.repo.stillOurs(job.id, runId)))
+        return;
       const outcome = await this.finishPage(job, book, title, page, ours);
       if (outcome.allFailed) enginesDown = true;
+      if (outcome.unpaid) unpaid = true;
       await this.d.repo.pageDone(job.id, runId);
       return next();
     };
@@ -96,6 +106,11 @@ export class BookTranslationRunner {
     if (!ours() || !(await this.d.repo.stillOurs(job.id, runId))) return;
     if (enginesDown) {
       await this.end(job, 'failed', { runId, errorKey: 'translationUnavailable' });
+      return;
+    }
+    if (unpaid) {
+      // The reservation is spent or gone while pages remain: the reader is asked for a new quote.
+      await this.end(job, 'failed', { runId, errorKey: 'quoteChanged' });
       return;
     }
     if (last >= book.page_count) {
@@ -163,13 +178,14 @@ export class BookTranslationRunner {
       await repo.retryFailed(book.id, lang, failed, job.user_id);
     }
     if (!ours() || rows.some((r) => r.status === 'pending')) return { allFailed: false };
-    await this.charge(job, book, title, page, wanted, new Map(rows.map((r) => [r.seq, r])));
-    return { allFailed: rows.every((r) => r.status === 'failed') };
+    const paid = await this.charge(job, book, title, page, wanted, new Map(rows.map((r) => [r.seq, r])));
+    return { allFailed: rows.every((r) => r.status === 'failed'), unpaid: !paid };
   }
 
   /**
    * Charges a finished page out of the reservation, at the prices the reader confirmed, unless the
    * reader paid for it already or is paying for it as an opened page (its key decides: never twice).
+   * False when the reservation no longer covers it (the job ended meanwhile, or its points are spent).
    */
   private async charge(
     job: JobRow,
@@ -178,11 +194,11 @@ export class BookTranslationRunner {
     page: number,
     wanted: Parameters<typeof chargeableOf>[0],
     rows: Map<number, TranslationRow>,
-  ): Promise<void> {
-    if (!job.hold_id) return;
+  ): Promise<boolean> {
+    if (!job.hold_id) return true;
     const key = pageChargeKey(book.id, job.target_lang, page);
-    if ((await this.d.points.chargedKeys(job.user_id, [key])).size > 0) return;
-    if ((await this.d.points.liveHoldKeys(job.user_id, [key])).size > 0) return;
+    if ((await this.d.points.chargedKeys(job.user_id, [key])).size > 0) return true;
+    if ((await this.d.points.liveHoldKeys(job.user_id, [key])).size > 0) return true;
     const price = pagePrice(chargeableOf(wanted, rows), job.user_id, {
       translation: job.price_translation,
       translationCached: job.price_cached,
@@ -201,10 +217,11 @@ export class BookTranslationRunner {
         wholeBook: true,
       },
     });
-    if (drawn.state === 'notCovered')
-      this.d.logger.info(
-        { jobId: job.id, page },
-        'a page finished after its whole-book translation ended is not charged here',
-      );
+    if (drawn.state !== 'notCovered') return true;
+    this.d.logger.info(
+      { jobId: job.id, page },
+      'a page its whole-book reservation no longer covers is not charged here',
+    );
+    return false;
   }
 }

@@ -11,7 +11,7 @@ import { fail } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BooksService } from '../books/books.service.ts';
-import type { Hold, PointsService } from '../points/points.service.ts';
+import type { PointsService } from '../points/points.service.ts';
 import { wholeBookKey } from '../reader/page-charges.ts';
 import type { ReaderService } from '../reader/reader.service.ts';
 import type { GlossaryService } from '../translation/glossary.service.ts';
@@ -27,8 +27,6 @@ import { quoteBook, type Quote } from './quote.ts';
 const HOLD_TTL_SECONDS = 30 * 24 * 3600;
 /** Lapsed jobs handed to new runs per sweep round. */
 const RESUME_BATCH = 50;
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 interface Deps {
   db: Db;
@@ -95,8 +93,10 @@ export class BookTranslationService {
   /**
    * Starts the translation at the confirmed price: a higher price now (prices changed, or the reader
    * paid for fewer pages meanwhile) answers pointsConfirmationRequired with the new quote instead.
-   * The price is held (insufficientPoints without enough points) and the job queued. A translation
-   * already running is answered as it is.
+   * The price is held (insufficientPoints without enough points) and the job written in one
+   * transaction, under a lock of the reader, book and language: of starts at once, one makes the job
+   * and its reservation, the others answer with it. A job is never written without its hold, and a
+   * hold is never released while its job runs.
    */
   async start(user: UserRow, body: StartBookTranslationBody): Promise<BookTranslationStatus> {
     const { book, title, target } = await this.locate(user, body.bookCode, body.language);
@@ -129,58 +129,39 @@ export class BookTranslationService {
       return this.present({ ...done, held_points: null });
     }
 
-    const hold = await this.reserve(user.id, book.id, lang, quote.points, {
-      bookCode: book.code,
-      bookTitle: title,
-      language: lang,
-      pages: book.page_count,
-      wholeBook: true,
+    const started = await this.repo.exclusively(user.id, book.id, lang, async (repo, trx) => {
+      // Under the lock, a running job is the one every other start answers with.
+      const running = await repo.latest(user.id, book.id, lang);
+      if (running?.status === 'running') return { job: running, runId: undefined };
+      const key = wholeBookKey(book.id, lang);
+      // A reservation without a running job (left by an earlier version, or a job ended without
+      // releasing it) pays for nothing: it is given back before the new one is made.
+      const stale = await this.d.points.liveHold(user.id, key, trx);
+      if (stale?.status === 'held') await this.d.points.release(stale, trx);
+      const { hold } = await this.d.points.reserve(
+        user.id,
+        {
+          action: 'bookTranslation',
+          key,
+          content: { bookId: book.id, language: lang },
+          points: quote.points,
+          detail: { bookCode: book.code, bookTitle: title, language: lang, pages: book.page_count, wholeBook: true },
+          ttlSeconds: HOLD_TTL_SECONDS,
+        },
+        trx,
+      );
+      const runId = randomUUID();
+      const created = await repo.insert({ ...job, status: 'running', hold_id: hold.id, run_id: runId });
+      return { job: { ...created, held_points: String(hold.points) }, runId };
     });
-    if (!hold) return this.present((await this.repo.latest(user.id, book.id, lang))!);
-    const runId = randomUUID();
-    let created;
-    try {
-      created = await this.repo.insert({ ...job, status: 'running', hold_id: hold.id, run_id: runId });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      // A concurrent start of the same translation wrote its job first: that one runs, on its own hold.
-      await this.d.points.release(hold);
-      return this.present((await this.repo.latest(user.id, book.id, lang))!);
-    }
-    await this.d.queue.send('book.translateWhole', { jobId: created.id }, { id: runId });
+    if (!started.runId) return this.present(started.job);
+    // Queued after the commit: a process that dies in between leaves the job to the sweep (resume).
+    await this.d.queue.send('book.translateWhole', { jobId: started.job.id }, { id: started.runId });
     this.d.logger.info(
-      { jobId: created.id, bookId: book.id, lang, points: quote.points },
+      { jobId: started.job.id, bookId: book.id, lang, points: quote.points },
       'whole-book translation started',
     );
-    return this.present((await this.repo.find(created.id))!);
-  }
-
-  /**
-   * Holds the quoted price under the book's key. Undefined when a concurrent start holds it and has
-   * written its job; a reservation left by a start that died before writing its job is released first.
-   */
-  private async reserve(
-    userId: number,
-    bookId: number,
-    lang: string,
-    points: number,
-    detail: Record<string, unknown>,
-  ): Promise<Hold | undefined> {
-    const reservation = {
-      action: 'bookTranslation',
-      key: wholeBookKey(bookId, lang),
-      content: { bookId, language: lang },
-      points,
-      detail,
-      ttlSeconds: HOLD_TTL_SECONDS,
-    };
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const { hold, created } = await this.d.points.reserve(userId, reservation);
-      if (created) return hold;
-      if ((await this.repo.latest(userId, bookId, lang))?.status === 'running') return undefined;
-      if (hold.status === 'held') await this.d.points.release(hold);
-    }
-    throw fail('requestInProgress');
+    return this.present((await this.repo.find(started.job.id))!);
   }
 
   /** The reader's latest whole-book translation of the book into the language (null: none yet). */

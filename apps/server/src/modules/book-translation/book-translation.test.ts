@@ -182,6 +182,105 @@ describe('translating a whole book on request', () => {
     expect((await quote(carol, 'de')).data.pagesToPay).toBe((await pagesWithText()) - charges.length);
   }, 120_000);
 
+  /** The reader's running translations with their reservations. */
+  const runningJobs = async (account: string) =>
+    (
+      await sql<{ id: string; hold: string | null; status: string | null; points: string | null }>`
+        SELECT j.id::text, j.hold_id::text AS hold, h.status, h.points::text
+          FROM book_translation_jobs j LEFT JOIN points_holds h ON h.id = j.hold_id
+         WHERE j.user_id = ${await userId(account)} AND j.status = 'running'`.execute(db())
+    ).rows;
+  const cancel = (token: string, language: string) =>
+    t.call('POST', '/api/book/translation/cancel', { token, body: { bookCode: code, language } });
+
+  it('makes one translation and one reservation of many starts at once, never a 500', async () => {
+    const greg = await registerUser(t, 'greg');
+    const gregRow = await db().selectFrom('users').selectAll().where('account', '=', 'greg').executeTakeFirstOrThrow();
+    const service = t.running.services.bookTranslations;
+    // Slow enough that every round's job is still running when it is looked at.
+    fake.setBehaviour({ latencyMs: 300 });
+    try {
+      // Through HTTP once (the route allows 30 starts a minute per address), then at the service,
+      // where the race lives, for enough rounds to catch it.
+      for (let round = 0; round < 12; round += 1) {
+        const offer = (await quote(greg, 'jp')).data;
+        const viaHttp = round === 0;
+        const answers = viaHttp
+          ? await Promise.all(Array.from({ length: 10 }, () => start(greg, offer.points, 'jp')))
+          : (
+              await Promise.allSettled(
+                Array.from({ length: 10 }, () =>
+                  service.start(gregRow, { bookCode: code, language: 'jp', points: offer.points }),
+                ),
+              )
+            ).map((a) => (a.status === 'fulfilled' ? { status: 200, data: a.value } : { status: 500, data: a.reason }));
+        expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+        const ids = new Set(answers.map((a) => a.data.id));
+        expect(ids.size).toBe(1);
+        const running = await runningJobs('greg');
+        expect(running).toHaveLength(1);
+        // The job runs on its own reservation, still held, of the quoted price.
+        expect(running[0]).toMatchObject({ id: String([...ids][0]), status: 'held', points: String(offer.points) });
+        const live = await sql<{ n: number; held: string }>`
+          SELECT count(*)::int AS n, coalesce(sum(points), 0)::text AS held FROM points_holds
+           WHERE user_id = ${gregRow.id} AND status = 'held' AND action = 'bookTranslation'`.execute(db());
+        expect(live.rows[0]!.n).toBe(1);
+        expect((await cancel(greg, 'jp')).data.state).toBe('cancelled');
+      }
+    } finally {
+      fake.setBehaviour({});
+    }
+    // Every page charged was paid for once; nothing is held once nothing runs.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const charges = await pageCharges('greg');
+    expect(charges.every((c) => c.n === 1)).toBe(true);
+    const spent = charges.reduce((n, c) => n + Number(c.points), 0);
+    expect(await books('greg')).toEqual({ balance: STARTING - spent, held: 0, ledger: STARTING - spent });
+  }, 180_000);
+
+  it('gives back a reservation that pays for no job before holding the new one', async () => {
+    const hana = await registerUser(t, 'hana');
+    const id = await userId('hana');
+    const bookId = (await db().selectFrom('books').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+    // As an earlier version could leave it: the book's reservation held, and no job running on it.
+    const { hold: orphan } = await t.running.services.points.reserve(id, {
+      action: 'bookTranslation',
+      key: `book:${bookId}:ru`,
+      content: { bookId, language: 'ru' },
+      points: 500,
+      detail: {},
+    });
+    const offer = (await quote(hana, 'ru')).data;
+    const started = await start(hana, offer.points, 'ru');
+    expect(started.data).toMatchObject({ state: 'running', pointsReserved: offer.points });
+    const running = await runningJobs('hana');
+    expect(running).toHaveLength(1);
+    expect(running[0]!.hold).not.toBe(orphan.id);
+    expect((await books('hana')).held).toBe(offer.points);
+    const done = await finished(hana, 'ru');
+    expect(done).toMatchObject({ state: 'done', errorKey: null });
+    expect(done.pointsCharged).toBeGreaterThan(0);
+    expect(await books('hana')).toMatchObject({ held: 0, balance: STARTING - done.pointsCharged });
+  }, 120_000);
+
+  it('stops a job whose reservation was released rather than translate the rest for free', async () => {
+    const ivan = await registerUser(t, 'ivan');
+    fake.setBehaviour({ latencyMs: 500 });
+    try {
+      const offer = (await quote(ivan, 'ko')).data;
+      expect((await start(ivan, offer.points, 'ko')).data.state).toBe('running');
+      const [job] = await runningJobs('ivan');
+      // What the race did: the reservation given back under the running job.
+      expect(await t.running.services.points.release({ id: job!.hold! })).toBe(true);
+      const ended = await finished(ivan, 'ko');
+      expect(ended).toMatchObject({ state: 'failed', errorKey: 'quoteChanged' });
+      expect(ended.pagesDone).toBeLessThan(ended.pageCount);
+    } finally {
+      fake.setBehaviour({});
+    }
+    expect(await books('ivan')).toMatchObject({ held: 0 });
+  }, 120_000);
+
   it('retries failed batches with backoff and charges each page once', async () => {
     const dave = await registerUser(t, 'dave');
     fake.resetStats();
@@ -235,11 +334,11 @@ describe('translating a whole book on request', () => {
         reason: 'test',
       })
       .execute();
-    const offer = (await quote(erin, 'ko')).data;
-    const refused = await start(erin, offer.points, 'ko');
+    const offer = (await quote(erin, 'pt')).data;
+    const refused = await start(erin, offer.points, 'pt');
     expect(refused.status).toBe(402);
     expect(refused.data.key).toBe('insufficientPoints');
-    expect((await status(erin, 'ko')).data).toBeNull();
+    expect((await status(erin, 'pt')).data).toBeNull();
     expect((await quote(erin, 'en')).data.key).toBe('translationNotNeeded');
   });
 });

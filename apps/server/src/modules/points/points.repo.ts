@@ -75,6 +75,16 @@ const toHold = (row: HoldRow): Hold => ({
 });
 
 /**
+ * Locks the user row of a hold before the hold's own row is touched. Every statement that changes
+ * a hold and a balance takes the user row first, as a reservation does: one that took the hold first
+ * would deadlock with a reservation of the same key waiting on that hold's unique index entry.
+ */
+const lockPayerOf = (holdId: string) =>
+  sql`payer_lock AS (
+        SELECT id FROM users WHERE id = (SELECT user_id FROM points_holds WHERE id = ${holdId}) FOR UPDATE
+      )`;
+
+/**
  * The points ledger and the holds on it. Every change of a balance is a ledger row with the balance
  * before it, written by the same statement (or transaction) as the balance, so that balance and ledger
  * can never disagree. What a user can still spend is `points_balance - points_held`.
@@ -161,13 +171,14 @@ export class PointsRepo {
     extra: { detail?: Record<string, unknown>; result?: unknown },
   ): Promise<number | undefined> {
     const result = await sql<{ balance: string }>`
-      WITH hold AS (
-        UPDATE points_holds
+      WITH ${lockPayerOf(holdId)}, hold AS (
+        UPDATE points_holds h
            SET status = 'settled', resolved_at = now(),
-               detail = coalesce(detail, '{}'::jsonb) || ${JSON.stringify(extra.detail ?? {})}::jsonb,
+               detail = coalesce(h.detail, '{}'::jsonb) || ${JSON.stringify(extra.detail ?? {})}::jsonb,
                result = ${extra.result === undefined ? null : JSON.stringify(extra.result)}::jsonb
-         WHERE id = ${holdId} AND status = 'held' AND points >= ${points}
-        RETURNING user_id, action, key, points, detail
+          FROM payer_lock
+         WHERE h.id = ${holdId} AND h.user_id = payer_lock.id AND h.status = 'held' AND h.points >= ${points}
+        RETURNING h.user_id, h.action, h.key, h.points, h.detail
       ), payer AS (
         UPDATE users u SET points_balance = u.points_balance - ${points}, points_held = u.points_held - hold.points
           FROM hold WHERE u.id = hold.user_id
@@ -193,10 +204,11 @@ export class PointsRepo {
     entry: { points: number; key: string; reason: string; detail: Record<string, unknown> },
   ): Promise<{ points: number; balance: number } | undefined> {
     const result = await sql<{ points: string; balance: string }>`
-      WITH current AS (
-        SELECT id, user_id, LEAST(points, ${entry.points}) AS take
-          FROM points_holds WHERE id = ${holdId} AND status = 'held' AND points > 0
-         FOR UPDATE
+      WITH ${lockPayerOf(holdId)}, current AS (
+        SELECT h.id, h.user_id, LEAST(h.points, ${entry.points}) AS take
+          FROM points_holds h JOIN payer_lock ON payer_lock.id = h.user_id
+         WHERE h.id = ${holdId} AND h.status = 'held' AND h.points > 0
+         FOR UPDATE OF h
       ), hold AS (
         UPDATE points_holds h SET points = h.points - current.take FROM current WHERE h.id = current.id
         RETURNING h.user_id, current.take
@@ -242,10 +254,11 @@ export class PointsRepo {
   /** Gives a hold's points back to what the user can spend; false when it was no longer held. */
   async release(db: Db, holdId: string): Promise<boolean> {
     const result = await sql`
-      WITH hold AS (
-        UPDATE points_holds SET status = 'released', resolved_at = now()
-         WHERE id = ${holdId} AND status = 'held'
-        RETURNING user_id, points
+      WITH ${lockPayerOf(holdId)}, hold AS (
+        UPDATE points_holds h SET status = 'released', resolved_at = now()
+          FROM payer_lock
+         WHERE h.id = ${holdId} AND h.user_id = payer_lock.id AND h.status = 'held'
+        RETURNING h.user_id, h.points
       )
       UPDATE users u SET points_held = u.points_held - hold.points FROM hold WHERE u.id = hold.user_id`.execute(db);
     return Number(result.numAffectedRows ?? 0) > 0;

@@ -36,6 +36,8 @@ const PRICE_CACHE_MS = 5_000;
  * only a hold whose process died reaches it.
  */
 export const HOLD_TTL_SECONDS = 10 * 60;
+/** Tries of a reservation racing others with its key (each sees the winner's hold, or a free key). */
+const RESERVE_ATTEMPTS = 25;
 /** Expired holds resolved per sweep round. */
 const SWEEP_BATCH = 200;
 
@@ -120,31 +122,35 @@ export class PointsService {
   /**
    * Holds the price of an action before its work. Returns the new hold, or the live hold the same key
    * already has (`created: false`: a retried or concurrent request; its content must match). Without
-   * enough points not yet promised elsewhere: insufficientPoints.
+   * enough points not yet promised elsewhere: insufficientPoints. `db` may be the caller's
+   * transaction, which then holds a lock that keeps other requests with this key away.
    */
-  async reserve(userId: number, reservation: Reservation): Promise<{ hold: Hold; created: boolean }> {
+  async reserve(userId: number, reservation: Reservation, db: Db = this.db): Promise<{ hold: Hold; created: boolean }> {
     const fingerprint = fingerprintOf(reservation.content);
-    const existing = await this.repo.liveHold(this.db, userId, reservation.key);
-    if (existing) return { hold: this.sameContent(existing, fingerprint), created: false };
-    try {
-      const hold = await this.repo.reserve(this.db, {
-        userId,
-        action: reservation.action,
-        key: reservation.key,
-        fingerprint,
-        points: reservation.points,
-        detail: reservation.detail,
-        ttlSeconds: reservation.ttlSeconds ?? HOLD_TTL_SECONDS,
-      });
-      if (hold) return { hold, created: true };
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      // A concurrent request with the same key made its hold first: this one shares it.
-      const winner = await this.repo.liveHold(this.db, userId, reservation.key);
-      if (winner) return { hold: this.sameContent(winner, fingerprint), created: false };
-      throw error;
+    // A hold can be made and released between two of these steps by concurrent requests with the
+    // same key: each attempt looks again, and only the last one's failure reaches the caller.
+    for (let attempt = 1; ; attempt += 1) {
+      const existing = await this.repo.liveHold(db, userId, reservation.key);
+      if (existing) return { hold: this.sameContent(existing, fingerprint), created: false };
+      try {
+        const hold = await this.repo.reserve(db, {
+          userId,
+          action: reservation.action,
+          key: reservation.key,
+          fingerprint,
+          points: reservation.points,
+          detail: reservation.detail,
+          ttlSeconds: reservation.ttlSeconds ?? HOLD_TTL_SECONDS,
+        });
+        if (hold) return { hold, created: true };
+        break;
+      } catch (error) {
+        // A concurrent request with the same key made its hold first: this one shares it (next round),
+        // unless that hold was released meanwhile and the key is free again.
+        if (!isUniqueViolation(error) || db !== this.db || attempt >= RESERVE_ATTEMPTS) throw error;
+      }
     }
-    const payer = await this.repo.payer(this.db, userId);
+    const payer = await this.repo.payer(db, userId);
     throw fail('insufficientPoints', {
       points: reservation.points,
       balance: Number(payer.points_balance) - Number(payer.points_held),
@@ -157,8 +163,8 @@ export class PointsService {
   }
 
   /** The live hold (held or settled) of a key, if any. */
-  liveHold(userId: number, key: string): Promise<Hold | undefined> {
-    return this.repo.liveHold(this.db, userId, key);
+  liveHold(userId: number, key: string, db: Db = this.db): Promise<Hold | undefined> {
+    return this.repo.liveHold(db, userId, key);
   }
 
   /**
@@ -225,8 +231,8 @@ export class PointsService {
   }
 
   /** Gives the held points back: the work failed or delivered nothing. */
-  release(hold: Pick<Hold, 'id'>): Promise<boolean> {
-    return this.repo.release(this.db, hold.id);
+  release(hold: Pick<Hold, 'id'>, db: Db = this.db): Promise<boolean> {
+    return this.repo.release(db, hold.id);
   }
 
   /** How a module's holds are resolved when their process died (default: released). */

@@ -66,4 +66,29 @@ describe('points history', () => {
       '石头记',
     ]);
   });
+
+  it('shares or remakes a hold whose key is made and released by others at once, never failing on the key', async () => {
+    const db = t.running.infra.db;
+    const points = t.running.services.points;
+    const user = await db.selectFrom('users').select('id').where('account', '=', 'saver').executeTakeFirstOrThrow();
+    const reservation = { action: 'test', key: 'race:1', content: { n: 1 }, points: 1, detail: {} };
+    // Twenty requests with one key, each holding and at once giving back: between one's look for a
+    // live hold and its insert, another's hold comes and goes.
+    const failures: unknown[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 25; i += 1) {
+          try {
+            const { hold } = await points.reserve(user.id, reservation);
+            await points.release(hold);
+          } catch (error) {
+            failures.push(error);
+          }
+        }
+      }),
+    );
+    expect(failures.map((e) => String(e))).toEqual([]);
+    const held = await db.selectFrom('users').select('points_held').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(Number(held.points_held)).toBe(0);
+  });
 });
