@@ -8,7 +8,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
-import { writeLargeDocx } from '../apps/server/src/engines/parsers/docx-fixture.ts';
+import { writeLargeDocx } from '../apps/server/src/engines/parsers/docx/docx-fixture.ts';
 
 export async function generateLargeBooks(
   corpus: string,

@@ -12,8 +12,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { disposeSharedOcrEngine } from '../apps/server/src/engines/ocr/tesseract.ts';
-import { warmUpPdfJs } from '../apps/server/src/engines/parsers/pdf-text.ts';
-import { disposePdfThreads, pdfHelpers } from '../apps/server/src/engines/parsers/pdf-threads.ts';
+import { warmUpPdfJs } from '../apps/server/src/engines/parsers/pdf/pdf-text.ts';
+import { disposePdfThreads, pdfHelpers } from '../apps/server/src/engines/parsers/pdf/pdf-threads.ts';
 import { parseBook } from '../apps/server/src/engines/parsers/registry.ts';
 import type { ParseOptions } from '../apps/server/src/engines/parsers/types.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ParseError } from '../parsers/errors.ts';
-import { pdfParser } from '../parsers/pdf.ts';
+import { pdfParser } from '../parsers/pdf/pdf.ts';
 import { cleanLine, hasOcrLanguage, removeHanSpaces, TesseractEngine } from './tesseract.ts';
 
 /** Black CJK text on white, large enough for tesseract (WenQuanYi Micro Hei is a system font here). */

@@ -8,11 +8,11 @@ import { BookBuilder } from './builder.ts';
 import { ParseError } from './errors.ts';
 import { PARSE_LIMITS } from './limits.ts';
 import { parseMarkup } from './markup.ts';
-import { ocrScale } from './pdf-ocr.ts';
+import { ocrScale } from './pdf/pdf-ocr.ts';
 import { parseBook } from './registry.ts';
 import { deeplyNestedDocx, deeplyNestedEpub, flateBombPdf, manyPagesPdf } from './testing/hostile-files.ts';
 import { XmlStreamReader } from './xml-stream.ts';
-import { zip } from './docx-fixture.ts';
+import { zip } from './docx/docx-fixture.ts';
 import { SafeZip } from './zip.ts';
 
 const refused = (fn: () => unknown) => {

@@ -79,7 +79,7 @@ function printRows(files: string[], base: string): void {
 if (args[0] === '--one') {
   console.log(JSON.stringify(await measureOne(args[1]!)));
 } else if (args[0] === '--large-docx') {
-  const { writeLargeDocx } = await import('./docx-fixture.ts');
+  const { writeLargeDocx } = await import('./docx/docx-fixture.ts');
   const megabytes = Number(args[1] ?? 30);
   const file = path.join(os.tmpdir(), `yidu-large-${megabytes}mb.docx`);
   await writeLargeDocx(file, path.resolve(args[2] ?? defaultCorpus), megabytes * 1024 * 1024);

@@ -1,11 +1,11 @@
 /** Format → parser, and parseBook(): sniff the bytes, then parse with the right parser. */
-import { docParser } from './doc.ts';
-import { docxParser } from './docx.ts';
-import { epubParser } from './epub.ts';
+import { docParser } from './doc/doc.ts';
+import { docxParser } from './docx/docx.ts';
+import { epubParser } from './epub/epub.ts';
 import { ParseError } from './errors.ts';
-import { pdfParser } from './pdf.ts';
+import { pdfParser } from './pdf/pdf.ts';
 import { sniffFormat } from './sniff.ts';
-import { txtParser } from './txt.ts';
+import { txtParser } from './txt/txt.ts';
 import type { BookFormat, BookParser, ParseOptions, ParsedBook } from './types.ts';
 
 const parsers = new Map<BookFormat, BookParser>([

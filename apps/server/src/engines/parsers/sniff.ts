@@ -2,9 +2,9 @@
  * Decides what a file really is from its bytes, whatever its name says (a PNG renamed .pdf is refused).
  */
 import { ParseError } from './errors.ts';
-import { isRtf } from './rtf.ts';
-import { isWebPage } from './word-html.ts';
-import { wordXmlKind } from './word-xml.ts';
+import { isRtf } from './rtf/rtf.ts';
+import { isWebPage } from './doc/word-html.ts';
+import { wordXmlKind } from './doc/word-xml.ts';
 import type { BookFormat } from './types.ts';
 
 export type SniffResult = { ok: true; format: BookFormat } | { ok: false; error: ParseError };

@@ -1,6 +1,6 @@
 import { titleFromFileName, type FileMetadata, type SaveBookBody } from '@yidu/shared';
 import type { FileRow, StoredFileMetadata } from '../../db/schema.ts';
-import { readFileMetadata } from '../../engines/parsers/metadata.ts';
+import { readFileMetadata } from '../../engines/parsers/metadata/metadata.ts';
 import type { BookFormat } from '../../engines/parsers/types.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import type { Logger } from '../../lib/logger.ts';

@@ -8,8 +8,8 @@ import { detectBookLanguage } from '../../language/detect.ts';
 import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import { disposeSharedOcrEngine } from '../../ocr/tesseract.ts';
 import { isParseError } from '../errors.ts';
-import { warmUpPdfJs } from '../pdf-text.ts';
-import { disposePdfThreads } from '../pdf-threads.ts';
+import { warmUpPdfJs } from '../pdf/pdf-text.ts';
+import { disposePdfThreads } from '../pdf/pdf-threads.ts';
 import { parseBook } from '../registry.ts';
 import { bookMessages, type ChildMessage, type HostMessage } from './protocol.ts';
 

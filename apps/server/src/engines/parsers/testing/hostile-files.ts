@@ -4,7 +4,7 @@
  * the parsers.
  */
 import zlib from 'node:zlib';
-import { buildDocx, zip } from '../docx-fixture.ts';
+import { buildDocx, zip } from '../docx/docx-fixture.ts';
 
 /** An EPUB of one chapter with `paragraphs` tiny paragraphs (21 million: about 3 MB that inflate to 170 MB). */
 export function paragraphFloodEpub(paragraphs = 21_000_000): Buffer {

@@ -1,0 +1,74 @@
+/**
+ * Where a PDF's chapters start, besides its headings: the outline (bookmarks), resolved to pages and
+ * positions, and the by-lines of an anthology ("Title" / "by Author").
+ */
+import { shorten } from '../builder.ts';
+import type { BlockDraft } from '../blocks.ts';
+import type { PdfDocument } from './pdf-text.ts';
+
+export interface OutlineEntry {
+  title: string;
+  page?: number;
+  y?: number;
+  children: OutlineEntry[];
+}
+
+export async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
+  const outline = await doc.getOutline().catch(() => null);
+  if (!outline?.length) return [];
+  const resolve = async (items: NonNullable<typeof outline>, depth: number): Promise<OutlineEntry[]> => {
+    const out: OutlineEntry[] = [];
+    for (const item of items) {
+      const entry: OutlineEntry = { title: item.title?.trim() ?? '', children: [] };
+      try {
+        const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
+        const ref = dest?.[0];
+        if (ref !== undefined && ref !== null) {
+          entry.page =
+            typeof ref === 'number' ? ref + 1 : (await doc.getPageIndex(ref as { num: number; gen: number })) + 1;
+          const kind = (dest?.[1] as { name?: string } | undefined)?.name;
+          const y = kind === 'XYZ' ? dest?.[3] : kind === 'FitH' || kind === 'FitBH' ? dest?.[2] : undefined;
+          if (typeof y === 'number') entry.y = y;
+        }
+      } catch {
+        // A dangling destination: keep the entry without a page; its children may still resolve.
+      }
+      if (depth < 4 && item.items?.length) entry.children = await resolve(item.items, depth + 1);
+      out.push(entry);
+    }
+    return out;
+  };
+  return resolve(outline, 0);
+}
+
+const BYLINE = /^[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,50}$/u;
+const TITLE_WITH_BYLINE = /^(.{3,80}?)[\s,–—-]+[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,40}$/u;
+
+/** Chapter starts of an anthology: a by-line, with the short title line(s) just above it. */
+export function bylineChapters(drafts: (BlockDraft & { byWeight?: boolean })[]): { index: number; title: string }[] {
+  const out: { index: number; title: string }[] = [];
+  drafts.forEach((d, i) => {
+    if (d.type === 'footnote') return;
+    const text = d.text.trim();
+    if (BYLINE.test(text)) {
+      let start = i;
+      const titleParts: string[] = [];
+      for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+        const prev = drafts[k]!.text.trim();
+        // Display-font headings above a title are ornaments (often garbled glyphs), not the title.
+        // A title set in bold body type is a heading by weight; larger display type is not a title part.
+        const type = drafts[k]!.type;
+        if (prev.length > 70 || /[.!?]$/.test(prev) || (type !== 'paragraph' && !drafts[k]!.byWeight)) break;
+        // Source notes and decorative glyph lines ("kikikikik") are not part of a title.
+        if (/^\(|source:|e?book\s*#/i.test(prev) || /(..)\1{2,}|[bcdfghjklmnpqrstvwxz]{5,}/i.test(prev)) break;
+        start = k;
+        titleParts.unshift(prev.replace(/[\s,:;–—-]+$/, ''));
+      }
+      out.push({ index: start, title: shorten(titleParts.join(' - ') || text, 120) });
+    } else if (text.length <= 110 && TITLE_WITH_BYLINE.test(text)) {
+      out.push({ index: i, title: shorten(TITLE_WITH_BYLINE.exec(text)![1]!.replace(/[,\s]+$/, ''), 120) });
+    }
+  });
+  // A piece needs some body: by-lines a few blocks apart belong to one piece.
+  return out.filter((c, k) => (out[k + 1]?.index ?? drafts.length) - c.index >= 4);
+}

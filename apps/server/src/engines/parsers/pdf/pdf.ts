@@ -1,0 +1,356 @@
+/**
+ * PDF through pdf.js (legacy build, in-process; the text layer is read by several threads at once, see
+ * pdf-threads.ts). Text items with positions become lines, lines are put in reading order (two-column
+ * pages included), running headers/footers and page numbers are dropped, footnotes are split off, and
+ * paragraphs are rebuilt across line, column and page breaks. Chapters come from the outline, else
+ * from heading font sizes, else from page ranges. Pages without a text layer (or all pages with
+ * forceOCR) are rendered and OCRed.
+ */
+import { BookBuilder, shorten } from '../builder.ts';
+import type { BlockDraft } from '../blocks.ts';
+import { ParseError } from '../errors.ts';
+import {
+  bodyFontSize,
+  BOLD_FONT_NAME,
+  closeParagraph,
+  isWeightHeadingLine,
+  footnoteParagraphs,
+  linesToParagraphs,
+  removeRunningLines,
+  splitFootnotes,
+} from './pdf-layout.ts';
+import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
+import { buildLexicon } from './pdf-join.ts';
+import { orderLines } from './pdf-columns.ts';
+import { bylineChapters, readOutline } from './pdf-chapters.ts';
+import { inspectFonts } from './pdf-fonts.ts';
+import { withRebuiltPageTree } from './pdf-repair.ts';
+import { findGarbage } from './pdf-garbage.ts';
+import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
+import type { OcrPlan } from './pdf-ocr.ts';
+import { openPdf } from './pdf-text.ts';
+import type { FontFace, PdfDocument } from './pdf-text.ts';
+import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
+import type { TextLayer } from './pdf-threads.ts';
+import { pickChapterNodes } from '../toc.ts';
+import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
+import { PARSE_LIMITS } from '../limits.ts';
+
+const PAGES_PER_PART = 10;
+
+/**
+ * Fonts whose short body-size lines are headings: faces other than the body font, used on a few lines
+ * (not a second body font), named bold/heavy/black/medium.
+ */
+async function boldHeadingFonts(
+  lines: PdfLine[],
+  bodySize: number,
+  fontFaces: TextLayer['fontFaces'],
+): Promise<Set<string>> {
+  const bodyChars = new Map<string, number>();
+  const candidates = new Map<string, number>();
+  for (const l of lines) {
+    if (!l.font) continue;
+    if (Math.abs(l.size - bodySize) < 0.6) bodyChars.set(l.font, (bodyChars.get(l.font) ?? 0) + l.text.length);
+    if (l.size < bodySize * 1.15 && isWeightHeadingLine(l, bodySize)) {
+      candidates.set(l.font, (candidates.get(l.font) ?? 0) + 1);
+    }
+  }
+  const bodyFont = [...bodyChars].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const picked = [...candidates]
+    .filter(
+      ([font, n]) =>
+        font !== bodyFont && n >= 2 && (bodyChars.get(font) ?? 0) < (bodyChars.get(bodyFont ?? '') ?? 0) * 0.3,
+    )
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([font]) => font);
+  const faces = picked.length ? await fontFaces(picked) : new Map<string, FontFace>();
+  const isBold = (face: FontFace | undefined) =>
+    face !== undefined && (face.bold || BOLD_FONT_NAME.test(face.name.replace(/^[A-Z]{6}\+/, '')));
+  return new Set(picked.filter((font) => isBold(faces.get(font))));
+}
+
+export const pdfParser: BookParser = {
+  format: 'pdf',
+  async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
+    const started = performance.now();
+    if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    let helpers = pdfHelpers(input.length, options.pdfHelperThreads);
+    let source = input;
+    // A file cut short is not handed over: if pdf.js cannot open it, its pages are looked for in it.
+    const handOver = options.handOverInput === true && helpers === 0 && endsLikeAPdf(input);
+    // Helpers get copies of the bytes, made later: only a parse without them can give pdf.js the input.
+    const doc = await openPdf(input, { handOver }).catch(async (error: unknown) => {
+      const rebuilt =
+        error instanceof ParseError && error.key === 'fileCorrupted' && !handOver && withRebuiltPageTree(input);
+      if (!rebuilt) throw error;
+      source = Buffer.from(rebuilt.buffer, rebuilt.byteOffset, rebuilt.byteLength);
+      helpers = 0;
+      return openPdf(source).catch(() => Promise.reject(error));
+    });
+    try {
+      return await parseDocument(doc, { input: source, helpers }, options, started);
+    } finally {
+      await doc.destroy().catch(() => undefined);
+    }
+  },
+};
+
+/** Whether the file ends as a whole PDF does (%%EOF near its end): else it may have been cut short. */
+function endsLikeAPdf(input: Buffer): boolean {
+  return input.subarray(Math.max(0, input.length - 1024)).includes('%%EOF');
+}
+
+/** The file's bytes (empty when handed over to pdf.js) and the helper threads that may read them. */
+interface PdfSource {
+  input: Buffer;
+  helpers: number;
+}
+
+/**
+ * Steps 1 and 2 of a parse: the text layer of every page as lines (pages that fail to load are
+ * skipped: pdf.js recovers what it can; other threads help when the machine has cores to spare), the
+ * pages to OCR, running headers removed, the body size, heading sizes and bold heading faces.
+ */
+async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOptions, book: BookBuilder) {
+  const numPages = doc.numPages;
+  const { pages, fontFaces, warnings } = await readTextLayer(doc, source.input, {
+    helpers: source.helpers,
+    stretchPages: options.pdfStretchPages,
+    signal: options.signal,
+    onProgress: (done) => options.onProgress?.((0.4 * done) / numPages),
+  });
+  for (const warning of warnings) book.warn(warning);
+  const failed = pages.filter((p) => p.error !== undefined);
+  for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
+  if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
+
+  // Garbage from fonts without a Unicode map is never the book's text: read by OCR, or left out.
+  const garbage = await findGarbage(
+    pages.filter((p) => p.error === undefined),
+    async (inspected) =>
+      inspectFonts(source.input.length ? source.input : await doc.getData(), inspected, options.signal),
+  );
+  if (garbage.lines.size) {
+    for (const p of pages) p.lines = p.lines.filter((line) => !garbage.lines.has(line));
+    book.warn(`Left out ${garbage.lines.size} lines of unreadable text (fonts without a Unicode map)`);
+  }
+  const engine = garbage.pages.size || options.forceOCR ? await ocrEngineOf(options) : undefined;
+  const garbageLanguages = (options.ocrLanguages ?? []).filter((l) => engine?.languages.includes(l));
+  const textPages = pages.filter((p) => p.chars >= 20 && !garbage.pages.has(p.page)).length;
+  const mostlyScanned = textPages < Math.max(1, numPages * 0.5);
+  const ocr: OcrPlan = { pages: new Set(), garbage: new Set(), garbageLanguages };
+  for (const p of pages) {
+    if (p.error !== undefined) continue;
+    const isGarbage = garbage.pages.has(p.page);
+    if (options.forceOCR || (mostlyScanned && p.chars < 20) || (isGarbage && garbageLanguages.length)) {
+      ocr.pages.add(p.page);
+      if (isGarbage && !options.forceOCR) ocr.garbage.add(p.page);
+    }
+    if (ocr.pages.has(p.page) || isGarbage) p.lines = [];
+  }
+
+  const removed = removeRunningLines(pages.filter((p) => p.lines.length));
+  if (removed) book.warn(`Removed ${removed} running header/footer lines`);
+  const allLines = pages.flatMap((p) => p.lines);
+  const bodySize = bodyFontSize(allLines);
+  const headingSizes = [
+    ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
+  ].sort((a, b) => b - a);
+  const headingFonts = await boldHeadingFonts(allLines, bodySize, fontFaces);
+  return { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable: garbage.pages };
+}
+
+async function parseDocument(
+  doc: PdfDocument,
+  source: PdfSource,
+  options: ParseOptions,
+  started: number,
+): Promise<ParsedBook> {
+  const book = new BookBuilder();
+  const numPages = doc.numPages;
+  if (!numPages) throw new ParseError('fileCorrupted', 'The PDF has no pages');
+  if (numPages > PARSE_LIMITS.pdfPages) throw new ParseError('fileTooComplex', `The PDF has ${numPages} pages`);
+
+  const meta = await doc.getMetadata().catch(() => undefined);
+  const info = (meta?.info ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const xmp = meta?.metadata;
+  book.metadata = {
+    title: str(info.Title) ?? str(xmp?.get('dc:title')),
+    author: str(info.Author) ?? str(xmp?.get('dc:creator')),
+    language: str(info.Language),
+    description: str(info.Subject),
+  };
+
+  const { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable } = await readLayout(
+    doc,
+    source,
+    options,
+    book,
+  );
+
+  // 3. OCR where needed; garbage pages it could not read stay unread, and a book mostly unread fails.
+  const ocrText = ocr.pages.size ? await readByOcr(doc, ocr, options, await ocrEngineOf(options)) : new Map();
+  for (const n of ocrText.keys()) unreadable.delete(n);
+  if (unreadable.size) {
+    const readable = pages.filter((p) => p.lines.length || ocrText.has(p.page)).length;
+    if (unreadable.size >= readable) {
+      throw new ParseError(
+        'textNotExtractable',
+        `The text of ${unreadable.size} of ${numPages} pages is unreadable (fonts without a Unicode map, or a garbled OCR layer)`,
+      );
+    }
+    book.warn(
+      `Left out the unreadable text of ${unreadable.size} pages (fonts without a Unicode map, or a garbled OCR layer)`,
+    );
+  }
+
+  // 4. Paragraphs in reading order, continuing across pages; footnotes per page.
+  const paragraphs: PdfParagraph[] = [];
+  const lexicon = buildLexicon(allLines.map((l) => l.text));
+  const state: ParagraphState = { lexicon, pending: [], headingFonts };
+  for (const p of pages) {
+    const n = p.page;
+    if (ocrText.has(n)) {
+      closeParagraph(state, paragraphs);
+      paragraphs.push(...ocrParagraphs(ocrText.get(n)!, n));
+      continue;
+    }
+    if (!p.lines.length) continue;
+    const ordered = orderLines(p.lines);
+    const { body, notes, asides } = splitFootnotes(ordered, bodySize);
+    linesToParagraphs(body, bodySize, headingSizes, state, paragraphs);
+    // Small print and notes go after the page's finished paragraphs; when the last paragraph goes on
+    // overleaf they wait until it ends, so they never cut it in two.
+    const pageNotes: PdfParagraph[] = [];
+    const asideState: ParagraphState = { lexicon };
+    linesToParagraphs(asides, bodySize, headingSizes, asideState, pageNotes);
+    closeParagraph(asideState, pageNotes);
+    pageNotes.push(...footnoteParagraphs(notes, lexicon));
+    if (state.open) state.pending!.push(...pageNotes);
+    else paragraphs.push(...pageNotes);
+  }
+  closeParagraph(state, paragraphs);
+  // A bold label repeated through the document ("yes no" on a form) is not a heading.
+  const weightTitles = new Map<string, number>();
+  for (const p of paragraphs) if (p.byWeight) weightTitles.set(p.text, (weightTitles.get(p.text) ?? 0) + 1);
+  for (const p of paragraphs) {
+    if (p.byWeight && weightTitles.get(p.text)! > 1) {
+      p.kind = 'paragraph';
+      delete p.level;
+    }
+  }
+  if (!paragraphs.some((p) => p.text.trim())) {
+    throw new ParseError('noTextFound', 'The PDF has no text layer and OCR found no text');
+  }
+
+  // 5. Blocks and note links.
+  const drafts: (BlockDraft & { top: number; byWeight?: boolean })[] = [];
+  const notesByPage = new Map<number, Map<string, string>>();
+  paragraphs.forEach((p, i) => {
+    const draft: BlockDraft & { top: number; byWeight?: boolean } = {
+      type: p.kind === 'heading' ? 'heading' : p.kind === 'footnote' ? 'footnote' : 'paragraph',
+      text: p.text,
+      pdfPage: p.page,
+      top: p.top,
+    };
+    if (p.kind === 'heading') draft.level = p.level ?? 1;
+    if (p.byWeight) draft.byWeight = true;
+    if (p.kind === 'footnote') {
+      draft.noteKey = `p${p.page}-n${i}`;
+      if (p.label) {
+        draft.noteLabel = p.label;
+        const map = notesByPage.get(p.page) ?? new Map<string, string>();
+        if (!map.has(p.label)) map.set(p.label, draft.noteKey);
+        notesByPage.set(p.page, map);
+      }
+    }
+    if (p.marks.length) (draft as BlockDraft & { marks?: string[] }).marks = p.marks;
+    drafts.push(draft);
+  });
+  if (options.autoSplitFootnote) {
+    for (const d of drafts) {
+      const marks = (d as BlockDraft & { marks?: string[] }).marks;
+      if (!marks || d.type === 'footnote') continue;
+      const map = notesByPage.get(d.pdfPage!);
+      const keys = marks.map((m) => map?.get(m)).filter((k): k is string => k !== undefined);
+      if (keys.length) d.noteRefKeys = [...new Set(keys)];
+    }
+  }
+  for (const d of drafts) delete (d as BlockDraft & { marks?: string[] }).marks;
+
+  // 6. Chapters.
+  const outline = await readOutline(doc);
+  const entries = pickChapterNodes(outline)
+    .map(({ node, level }) => ({ ...node, level }))
+    .filter((e) => e.page !== undefined && e.title)
+    .sort((a, b) => a.page! - b.page! || (b.y ?? Infinity) - (a.y ?? Infinity));
+  if (entries.length >= 2) {
+    let next = 0;
+    book.startChapter('');
+    for (const d of drafts) {
+      while (
+        next < entries.length &&
+        (d.pdfPage! > entries[next]!.page! ||
+          (d.pdfPage === entries[next]!.page && (entries[next]!.y === undefined || d.top <= entries[next]!.y! + 2)))
+      ) {
+        const entry = entries[next]!;
+        book.startChapter(shorten(entry.title, 120), entry.level);
+        next++;
+      }
+      book.add(d);
+    }
+  } else if (bylineChapters(drafts).length >= 3) {
+    // Anthologies: "Title" / "by Author" lines open each piece.
+    const starts = new Map(bylineChapters(drafts).map((c) => [c.index, c.title]));
+    book.startChapter('');
+    drafts.forEach((d, i) => {
+      const title = starts.get(i);
+      if (title !== undefined) book.startChapter(title, 1);
+      book.add(d);
+    });
+  } else {
+    const headings = drafts.filter((d) => d.type === 'heading');
+    const counts = new Map<number, number>();
+    for (const h of headings) counts.set(h.level!, (counts.get(h.level!) ?? 0) + 1);
+    // Bold body-size headings cut chapters only in documents long enough to have chapters (a one-page
+    // form has bold labels, not chapters).
+    const weightLevel = headingSizes.length + 1;
+    const level = [...counts.keys()]
+      .sort((a, b) => a - b)
+      .find(
+        (l) =>
+          counts.get(l)! >= 2 && counts.get(l)! <= Math.max(3, numPages * 2) && (l !== weightLevel || numPages >= 4),
+      );
+    if (level !== undefined) {
+      book.startChapter('');
+      for (const d of drafts) {
+        if (d.type === 'heading' && d.level! <= level) book.startChapter(shorten(d.text, 120), 1);
+        book.add(d);
+      }
+    } else if (numPages > PAGES_PER_PART * 1.5) {
+      let current = -1;
+      for (const d of drafts) {
+        const part = Math.floor((d.pdfPage! - 1) / PAGES_PER_PART);
+        if (part !== current) {
+          current = part;
+          const first = part * PAGES_PER_PART + 1;
+          book.startChapter(`Pages ${first}–${Math.min(numPages, first + PAGES_PER_PART - 1)}`);
+        }
+        book.add(d);
+      }
+    } else {
+      book.startChapter('');
+      for (const d of drafts) book.add(d);
+    }
+  }
+  for (const c of book.chapters)
+    for (const b of c.blocks) {
+      delete (b as BlockDraft & { top?: number }).top;
+      delete (b as BlockDraft & { byWeight?: boolean }).byWeight;
+    }
+  options.onProgress?.(1);
+  return book.finish('pdf', started, { pages: numPages, ocrPages: ocrText.size });
+}
