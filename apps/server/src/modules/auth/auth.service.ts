@@ -313,6 +313,11 @@ export class AuthService {
     if (!(await this.d.sessions.revokeOwn(auth.user.id, id))) throw fail('notFound');
   }
 
+  /** Ends every session of a user (an admin disabled the account); returns how many were live. */
+  revokeAllSessions(userId: number): Promise<number> {
+    return this.d.sessions.revokeAllForUser(userId);
+  }
+
   /** Ends this session; the open book tabs are cleared too (SPEC §2.3: logout clears all tabs). */
   async logout(auth: Authenticated): Promise<void> {
     await this.d.sessions.revoke(auth.session.id);

@@ -10,6 +10,7 @@ import {
 import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { BooksService } from '../books/books.service.ts';
+import { markdownText } from '../../lib/markdown-text.ts';
 import type { MarkRow, MarksRepo } from './marks.repo.ts';
 
 /**
@@ -142,25 +143,29 @@ export class MarksService {
     return rows.map((r) => this.present(r, book.code));
   }
 
-  /** All notes of a book as Markdown, chapter by chapter. */
+  /**
+   * All notes of a book as Markdown, chapter by chapter. Book text and notes are written as text
+   * (markdownText): an image or raw HTML in them would make a Markdown viewer fetch remote files.
+   */
   async exportMarkdown(user: UserRow, code: string): Promise<{ filename: string; markdown: string }> {
     const view = await this.books.view(user, code);
     const rows = await this.repo.forExport(user.id, view.book.id);
     const title = view.copy?.title ?? view.book.title;
     const author = view.copy?.author ?? view.book.author;
-    const lines = [`# ${title}`, '', `*${author}*`, ''];
+    const lines = [`# ${markdownText(title)}`, '', `*${markdownText(author)}*`, ''];
     let chapter = '';
     for (const row of rows) {
       if (row.chapter_title !== chapter) {
         chapter = row.chapter_title;
-        lines.push(`## ${chapter}`, '');
+        lines.push(`## ${markdownText(chapter)}`, '');
       }
-      const quote = row.quote.trim().replace(/\n+/g, ' ');
-      if (row.kind === 'bookmark') lines.push(`- 🔖 p. ${row.page}${row.content ? ` — ${row.content}` : ''}`);
+      const quote = markdownText(row.quote.trim().replace(/\n+/g, ' '));
+      const content = markdownText(row.content ?? '');
+      if (row.kind === 'bookmark') lines.push(`- 🔖 p. ${row.page}${content ? ` — ${content}` : ''}`);
       else {
         if (quote) lines.push(`> ${quote}`);
         lines.push(`— ${row.kind}${row.color ? ` (${row.color})` : ''}, p. ${row.page}`);
-        if (row.content) lines.push('', row.content);
+        if (content) lines.push('', content);
       }
       lines.push('');
     }

@@ -119,6 +119,37 @@ describe('annotations, highlights, bookmarks and positions', () => {
     expect(res.body.indexOf('此开卷第')).toBeLessThan(res.body.indexOf('女娲氏炼石补天'));
   });
 
+  it('writes notes into the Markdown as text: no remote image, link or tag survives', async () => {
+    const hostile = [
+      '![tracker](http://evil.example/pixel.png)',
+      '<img src="http://evil.example/x.png"> <iframe src=//evil.example>',
+      '[ref]: http://evil.example/y.png',
+      '![again][ref] \\![escaped](http://evil.example/z.png) <http://evil.example/auto>',
+    ].join('\n');
+    const note = await t.call('POST', '/api/reader/annotation', {
+      token: reader,
+      body: {
+        bookCode: code,
+        blockId: 'c1-b2',
+        start: 0,
+        end: 2,
+        quote: '<b>![q](http://evil.example/q.png)',
+        content: hostile,
+      },
+    });
+    expect(note.code).toBe(0);
+    const res = await t.app.inject({
+      url: `/api/reader/notes/export?bookCode=${code}`,
+      headers: { authorization: `Bearer ${reader}` },
+    });
+    // The words are all there, as text...
+    expect(res.body).toContain('http://evil.example/pixel.png');
+    // ...but nothing a Markdown viewer would fetch or render as markup: every bracket escaped, no tag.
+    expect(res.body).not.toMatch(/(^|[^\\])(\\\\)*[[\]]/m);
+    expect(res.body).not.toMatch(/<[a-z!/]/i);
+    await t.call('DELETE', `/api/reader/annotation/${note.data.id}`, { token: reader });
+  });
+
   it("deletes only the right kind of the user's own marks", async () => {
     const marks = (await t.call('GET', `/api/reader/marks?bookCode=${code}`, { token: reader })).data as {
       id: number;
