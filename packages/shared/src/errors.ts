@@ -37,6 +37,16 @@ export const ERRORS = {
   },
   accountDisabled: { status: 403, message: 'This account has been disabled' },
   noSuchLanguage: { status: 400, message: 'Language not available' },
+  usernameTaken: { status: 409, message: 'This username is already taken' },
+  nameHasInvisibleCharacters: {
+    status: 400,
+    message: 'Names cannot contain invisible, control or text-direction characters',
+  },
+  nameMixesScripts: {
+    status: 400,
+    message: 'Names cannot mix alphabets that look alike (such as Latin and Cyrillic letters)',
+  },
+  nameReserved: { status: 400, message: 'This name is reserved' },
 
   // Books and points (used by later modules)
   bookNotFound: { status: 404, message: 'Book not found' },

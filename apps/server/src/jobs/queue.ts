@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../lib/logger.ts';
 import type { MailJob } from '../engines/mail/mailer.ts';
@@ -75,9 +76,12 @@ export class JobQueue {
   private readonly logger: Logger;
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
   private started = false;
+  private stopping = false;
+  private readonly connectionString: string;
 
   constructor(connectionString: string, logger: Logger, options: { worker: boolean }) {
     this.logger = logger;
+    this.connectionString = connectionString;
     this.boss = new PgBoss({
       connectionString,
       schema: 'pgboss',
@@ -86,15 +90,43 @@ export class JobQueue {
       schedule: options.worker,
       migrate: true,
     });
-    this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));
+    this.boss.on('error', (error) => {
+      // The error as such: pg-boss's errors carry the whole database client, which is noise in a log.
+      const err = {
+        type: error.name,
+        message: error.message,
+        code: (error as { code?: string }).code,
+        stack: error.stack,
+      };
+      // A connection ended by our own shutdown is expected, not an error.
+      if (this.stopping) this.logger.debug({ err }, 'job queue error while stopping');
+      else this.logger.error({ err }, 'job queue error');
+    });
   }
 
   async start(): Promise<void> {
     await this.boss.start();
-    for (const [name, settings] of Object.entries(QUEUES)) {
-      await this.boss.createQueue(name, { name, ...settings });
-    }
+    await this.createQueues();
     this.started = true;
+  }
+
+  /**
+   * Creates the queues that do not exist yet. pg-boss's createQueue inserts a row and then alters
+   * tables, with no lock between processes: API and worker processes starting at once on a fresh
+   * database deadlocked there, and all but one crashed. They take turns under an advisory lock.
+   */
+  private async createQueues(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      await client.query(`SELECT pg_advisory_lock(hashtextextended('yidu:createQueues', 0))`);
+      for (const [name, settings] of Object.entries(QUEUES)) {
+        if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, { name, ...settings });
+      }
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 
   async send<N extends JobName>(
@@ -151,6 +183,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.stopping = true;
     await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
   }
 }
