@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 /** The upload pipeline stages in order (SPEC §4.1). */
@@ -112,7 +113,7 @@ export type LibrarySection = (typeof LIBRARY_SECTIONS)[number];
 export const LibraryQuery = z.object({
   section: z.enum(LIBRARY_SECTIONS).default('new'),
   keyword: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
   sort: z.enum(['default', 'updated', 'title', 'added']).default('default'),
 });

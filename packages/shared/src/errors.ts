@@ -9,6 +9,10 @@ export const ERRORS = {
   insufficientPermissions: { status: 403, message: 'Insufficient permissions' },
   notFound: { status: 404, message: '404 Not Found' },
   tooManyRequests: { status: 429, message: 'Too many requests, please try again later' },
+  tooManyStreams: {
+    status: 429,
+    message: 'Too many pages are open at once; close some tabs or devices and try again',
+  },
   internalError: { status: 500, message: 'Something went wrong on our side' },
   serviceUnavailable: { status: 503, message: 'The service is briefly unavailable, please try again in a moment' },
 

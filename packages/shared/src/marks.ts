@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 /** What a reader leaves in a book (SPEC §3.6, §3.7): anchored to a block id and character offsets. */
@@ -30,8 +31,8 @@ export type Mark = z.infer<typeof Mark>;
 const Anchor = {
   bookCode: z.string().min(1).max(40),
   blockId: z.string().min(1).max(40),
-  start: z.number().int().min(0).nullable().optional(),
-  end: z.number().int().min(0).nullable().optional(),
+  start: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
+  end: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
   quote: z.string().max(5000).default(''),
   inTranslation: z.boolean().default(false),
   language: z.string().max(10).nullable().optional(),
@@ -50,7 +51,7 @@ export type HighlightBody = z.infer<typeof HighlightBody>;
 
 export const BookmarkBody = z.object({
   bookCode: z.string().min(1).max(40),
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT4_MAX),
   blockId: z.string().min(1).max(40).optional(),
   note: z.string().max(1000).optional(),
 });
@@ -67,7 +68,7 @@ export type Position = z.infer<typeof Position>;
 
 export const PositionBody = z.object({
   bookCode: z.string().min(1).max(40),
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT4_MAX),
   blockId: z.string().max(40).nullable().optional(),
   language: z.string().min(1).max(40),
 });

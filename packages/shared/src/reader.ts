@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 export const BLOCK_STATUSES = ['done', 'pending', 'failed'] as const;
@@ -42,7 +43,7 @@ export const PageQuery = z.object({
   bookCode: z.string().min(1).max(40),
   /** Target language: a code (zh, en, jp...) or an English name. */
   language: z.string().min(1).max(40),
-  page: z.coerce.number().int().min(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX),
   /** 'deductAfterConfirmation' users confirm the quoted price with confirm=true. */
   confirm: flag,
   /** Block ids whose failed translation should be tried again, comma-separated. */

@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 /**
@@ -102,8 +103,8 @@ export const SaveWordBody = z.object({
   text: z.string().trim().min(1).max(100),
   sentence: z.string().trim().max(1000).default(''),
   blockId: z.string().min(1).max(40),
-  start: z.number().int().min(0).nullable().optional(),
-  end: z.number().int().min(0).nullable().optional(),
+  start: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
+  end: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
   lemma: z.string().trim().max(100).default(''),
   meaning: z.string().trim().max(1000).default(''),
   pronunciation: z.string().trim().max(200).default(''),
@@ -127,7 +128,7 @@ export const VocabularyQuery = z.object({
     .transform((v) => v === 'true')
     .optional(),
   q: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -157,7 +158,7 @@ export const HEARTBEAT_SECONDS = 30;
 /** POST /reader/activity: the reader was reading this page during the last heartbeat interval. */
 export const ActivityBody = z.object({
   bookCode: z.string().min(1).max(40),
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT4_MAX),
   /** The reader's IANA time zone ("Asia/Shanghai"): days are counted in it. */
   timeZone: z.string().max(64).optional(),
 });

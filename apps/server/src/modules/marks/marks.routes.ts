@@ -8,6 +8,7 @@ import {
   PositionBody,
   ReaderSettings,
   TabsState,
+  INT4_MAX,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +18,7 @@ import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const tags = ['reader'];
 const security = [{ bearer: [] }];
-const Id = z.object({ id: z.coerce.number().int().min(1) });
+const Id = z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) });
 const BookCode = z.object({ bookCode: z.string().min(1).max(40) });
 const Recent = Position.extend({ bookName: z.string(), pageCount: z.number() });
 

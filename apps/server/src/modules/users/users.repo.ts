@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AccessEvents } from '../../lib/access-events.ts';
 import type { Db } from '../../db/client.ts';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
+import { lockUntilCommit } from '../../db/locks.ts';
 
 /** The only place with SQL about users. */
 export class UsersRepo {
@@ -71,7 +72,7 @@ export class UsersRepo {
    */
   async freeUsername(trx: Db, name: string): Promise<string> {
     const base = name.slice(0, 36);
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`username:${base.toLowerCase()}`}, 0))`.execute(trx);
+    await lockUntilCommit(trx, `username:${base.toLowerCase()}`);
     const rows = await trx
       .selectFrom('users')
       .select(sql<string>`lower(username)`.as('taken'))

@@ -8,6 +8,7 @@ import {
   VocabularyPage,
   VocabularyQuery,
   VocabularyWord,
+  INT4_MAX,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +18,7 @@ import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['vocabulary'];
-const Id = z.object({ id: z.coerce.number().int().min(1) });
+const Id = z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) });
 
 export const vocabularyRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (
   app,
