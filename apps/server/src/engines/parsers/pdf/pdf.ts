@@ -26,6 +26,7 @@ import { bylineChapters, readOutline } from './pdf-chapters.ts';
 import { inspectFonts } from './pdf-fonts.ts';
 import { withRebuiltPageTree } from './pdf-repair.ts';
 import { findGarbage } from './pdf-garbage.ts';
+import { repairBookMojibake } from './pdf-mojibake.ts';
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
 import { openPdf } from './pdf-text.ts';
@@ -125,6 +126,8 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
   const failed = pages.filter((p) => p.error !== undefined);
   for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
   if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
+  const mojibake = repairBookMojibake(pages);
+  if (mojibake) book.warn(`Read the text of ${mojibake.pages} pages in ${mojibake.codePage} (fonts mapped to Latin-1)`);
 
   // Garbage from fonts without a Unicode map is never the book's text: read by OCR, or left out.
   const garbage = await findGarbage(
