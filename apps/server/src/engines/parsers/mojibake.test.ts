@@ -94,6 +94,8 @@ const REAL = [
   "L'enciclopèdia és una obra de referència que recull informació sobre tots els camps del coneixement. La col·lecció inclou articles sobre història, ciència i art.",
   'Let x × y ≤ 2 ± 0.5 and a ÷ b = ½; the angle is 45° and the area 3 m² (about 10 ft²). Prices: £5, ¥300, €4 — see § 3.2 and ¶ 4. © 2020 ACME® Inc.™ «quoted» ¿qué? ¡sí!',
   'Tiếng Việt là ngôn ngữ chính thức của Việt Nam. Trường học ở Việt Nam dạy chữ Quốc ngữ; tôi ăn phở bò mỗi sáng.',
+  // A symbol font read as WinAnsi: x ∈ A, y ∉ B, A ∩ B ⊂ C ⇒ f(x) ≥ 0, ∑ a ∫ f(x) dx ≤ ∞.
+  'If x Î A and y Ï B, then A Ç B Ì C Þ f(x) ³ 0, and å a ò f(x) dx £ ¥ for every such function.',
   'Résumé of Zoë Brontë-Šmíd: naïve café owner in Zürich, São Paulo and Reykjavík (Þórsmörk); she speaks Français, Español, Íslenska and Čeština.',
   ...WRITTEN.map(([, , text]) => text),
 ];

@@ -82,13 +82,16 @@ export function recode(text: string, codePage: MojibakeCodePage): string {
   return from ? out + text.slice(from) : text;
 }
 
-/** Letters `recode` makes: how much of the text a code page speaks for. */
-function recodedLetters(text: string, codePage: MojibakeCodePage): number {
-  const map = charMapOf(codePage);
+/**
+ * Letters `recode` makes inside words (beside another letter): how much of the text a code page
+ * speaks for. Letters standing alone do not count: a symbol font read as WinAnsi gives single
+ * letters between spaces ('x Î A' for 'x ∈ A'), which any alphabet can hold.
+ */
+function recodedLetters(text: string, recoded: string): number {
+  const isLetterAt = (i: number) => i >= 0 && i < recoded.length && isLetterCode(recoded.charCodeAt(i));
   let letters = 0;
   for (let i = 0; i < text.length; i++) {
-    const meant = map.get(text.charCodeAt(i));
-    if (meant !== undefined && isLetterCode(meant.charCodeAt(0))) letters++;
+    if (recoded[i] !== text[i] && isLetterAt(i) && (isLetterAt(i - 1) || isLetterAt(i + 1))) letters++;
   }
   return letters;
 }
@@ -236,9 +239,9 @@ export function detectMojibake(text: string, minLetters = MIN_MOJIBAKE_LETTERS):
   if (before < 3) return undefined;
   let best: (MojibakeVerdict & { share?: number; text: string }) | undefined;
   for (const codePage of MOJIBAKE_CODE_PAGES) {
-    const letters = recodedLetters(text, codePage);
-    if (letters < minLetters) continue;
     const recoded = recode(text, codePage);
+    const letters = recodedLetters(text, recoded);
+    if (letters < minLetters) continue;
     const after = weirdness(recoded);
     if (best && (after > best.after || (after === best.after && letters < best.letters))) continue;
     if (best && after === best.after && letters === best.letters) {
@@ -264,7 +267,7 @@ export function detectMojibake(text: string, minLetters = MIN_MOJIBAKE_LETTERS):
 export function repairIfBetter(text: string, codePage: MojibakeCodePage): string {
   if (!SUSPECT.test(text)) return text;
   const recoded = recode(text, codePage);
-  if (recoded === text) return text;
+  if (recoded === text || recodedLetters(text, recoded) < 2) return text;
   const before = weirdness(text);
   return before > 0 && weirdness(recoded) * 3 <= before ? recoded : text;
 }
