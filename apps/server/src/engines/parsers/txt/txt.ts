@@ -156,13 +156,13 @@ export const txtParser: BookParser = {
       .replace(/\r\n?/g, '\n')
       .replaceAll('\u0000', '');
     if (!text.trim()) throw new ParseError('emptyFile', 'The file contains no text');
-    // A file converted to UTF-8 from the wrong code page ('Íå î÷åíü' for 'Не очень') is read in the right one.
-    const mojibake = repairMojibakeText(text);
-    if (mojibake) text = mojibake.text;
     const lines = countLines(text);
     if (lines > PARSE_LIMITS.linesPerText) {
       throw new ParseError('fileTooComplex', `The text has ${lines} lines, more than ${PARSE_LIMITS.linesPerText}`);
     }
+    // A file converted to UTF-8 from the wrong code page ('Íå î÷åíü' for 'Не очень') is read in the right one.
+    const mojibake = repairMojibakeText(text);
+    if (mojibake) text = mojibake.text;
     options.onProgress?.(0.2);
     const book = new BookBuilder();
     if (mojibake) book.warn(`Read the text in ${mojibake.codePage}: it was written in it and stored as Latin-1`);
