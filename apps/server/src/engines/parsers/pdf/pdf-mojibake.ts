@@ -21,6 +21,7 @@ import type { PdfLine, PdfTextItem } from './pdf-layout.ts';
  * the page's text was read in (the one that spoke for most letters), if any.
  */
 export function repairPageMojibake(items: PdfTextItem[]): MojibakeCodePage | undefined {
+  if (!items.some((item) => mayBeMojibake(item.str))) return undefined;
   const byFont = new Map<string, PdfTextItem[]>();
   for (const item of items) {
     const font = item.font ?? '';
