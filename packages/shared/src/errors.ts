@@ -95,6 +95,11 @@ export const ERRORS = {
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
   lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },
   wordNotFound: { status: 404, message: 'This word is not in the dictionary' },
+  fileRightsProtected: {
+    status: 422,
+    message:
+      'This document is protected by Microsoft rights management (IRM): only an app signed in to its organisation can open it. Ask the sender for an unprotected copy',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -39,6 +39,8 @@ export interface ConvertContext {
   resolveNoteLink(href: string, anchor: MarkupElement): string | undefined;
   /** Returns a note key when this element is a footnote/endnote body. */
   noteKeyOf(element: MarkupElement): string | undefined;
+  /** Alt texts of the book's formulas that describe none of them (mathml.ts `repeatedAltTexts`). */
+  mathPlaceholders?: ReadonlySet<string>;
   /** Called with the ids found in a block (or on a container) before the block is emitted. */
   onAnchors?(ids: string[]): void;
   /** Elements to ignore entirely (navigation, backlinks...). */
@@ -125,7 +127,7 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
       return;
     }
     if (name === 'math') {
-      const text = mathText(e);
+      const text = mathText(e, ctx.mathPlaceholders);
       buf.text += text;
       buf.html += escapeHtml(text);
       return;

@@ -15,6 +15,8 @@ import { isWord6Fib, readWord6 } from './doc-word6.ts';
 import { readWord97 } from './doc-word97.ts';
 import { ParseError } from '../errors.ts';
 import { escapeHtml } from '../markup.ts';
+import { repairLines, repairMojibakeText } from '../mojibake.ts';
+import type { MojibakeCodePage } from '../mojibake.ts';
 import { isRtf, readRtf, RTF_HEADING_MARK } from '../rtf/rtf.ts';
 import { buildWebPage, isWebPage } from './word-html.ts';
 import { parseWordXml, wordXmlKind } from './word-xml.ts';
@@ -77,6 +79,21 @@ function readStories(input: Buffer): WordStories {
     throw new ParseError('fileEncrypted', 'The document is password-protected');
   }
   return isWord6Fib(nFib) ? readWord6(stream) : readWord97(file, stream);
+}
+
+/**
+ * Word 6 text is 8-bit, in the code page its font's character set names: a font that said "Western"
+ * while it drew Cyrillic (or Greek, Central European...) letters gives mojibake. Every story is read
+ * in the code page the main text shows, line by line where that reads better (mojibake.ts).
+ */
+function repairWordMojibake(stories: WordStories): MojibakeCodePage | undefined {
+  const main = repairMojibakeText(stories.main);
+  if (!main) return undefined;
+  stories.main = main.text;
+  stories.textBoxes = repairLines(stories.textBoxes, main.codePage);
+  stories.headerTextBoxes = repairLines(stories.headerTextBoxes, main.codePage);
+  for (const note of [...stories.footnotes, ...stories.endnotes]) note.text = repairLines(note.text, main.codePage);
+  return main.codePage;
 }
 
 const NOTE_MARK = new RegExp(`${NOTE_MARK_OPEN}([fe])(\\d+)${NOTE_MARK_CLOSE}`, 'g');
@@ -150,6 +167,7 @@ export const docParser: BookParser = {
     // Rich Text saved under a .doc name reads into the same stories, with its own title and author.
     const rtf = isRtf(input) ? readRtf(input) : undefined;
     const stories = rtf ?? readStories(input);
+    const mojibake = repairWordMojibake(stories);
     options.onProgress?.(0.5);
     let body = cleanWordText(stories.main);
     // Text boxes follow the text: the body's, then those anchored in headers (stored once, not per
@@ -161,6 +179,7 @@ export const docParser: BookParser = {
       throw new ParseError('noTextFound', 'The document contains no text');
     }
     const book = new BookBuilder();
+    if (mojibake) book.warn(`Read the text in ${mojibake}: its fonts said Western but drew its letters`);
     const firstLines = body
       .slice(0, 4096)
       .split('\n')

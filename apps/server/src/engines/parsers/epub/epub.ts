@@ -11,6 +11,7 @@ import { ParseError, throwIfAborted } from '../errors.ts';
 import { imageInfo } from '../image-info.ts';
 import { byLocalName, declaresEntities, findAll, findFirst, localName, parseMarkup, textContent } from '../markup.ts';
 import type { MarkupElement } from '../markup.ts';
+import { repeatedAltTexts } from '../mathml.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
 import { epubType, isRemote, pickChapterEntries, readNav, readNcx } from './epub-toc.ts';
 import type { TocEntry } from './epub-toc.ts';
@@ -240,6 +241,9 @@ export const epubParser: BookParser = {
       docs.push({ item, root: body, ids });
     }
 
+    // An alt text the book gives to many different formulas hides them: their MathML is read instead.
+    const mathPlaceholders = repeatedAltTexts(docs.flatMap(({ root }) => findAll(root, byLocalName('math'))));
+
     // 8. Walk the documents in spine order, starting a chapter wherever a TOC entry points.
     const entriesByDoc = new Map<string, TocEntry[]>();
     for (const entry of chapterEntries) {
@@ -293,6 +297,7 @@ export const epubParser: BookParser = {
       };
       let noteCounter = 0;
       htmlToBlocks(root, {
+        mathPlaceholders,
         resolveImage: (src) => {
           if (isRemote(src)) return undefined;
           const path = resolveZipPath(item.path, src);

@@ -11,6 +11,8 @@ import { measureWords } from './pdf-garbage.ts';
 import type { TextQuality } from './pdf-garbage.ts';
 import type { PdfLine, PdfPageText, PdfTextItem } from './pdf-layout.ts';
 import { buildLines, removeMarginNumbers } from './pdf-lines.ts';
+import { repairPageMojibake } from './pdf-mojibake.ts';
+import type { MojibakeCodePage } from '../mojibake.ts';
 import { toReadingFrame } from './pdf-vertical.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -34,6 +36,8 @@ export interface PageLines {
   lines: PdfLine[];
   /** How much of the text reads as garbage (pdf-garbage.ts). */
   quality: TextQuality;
+  /** The code page the text of mis-mapped fonts was read in (pdf-mojibake.ts). */
+  mojibake?: MojibakeCodePage;
   error?: string;
 }
 
@@ -205,6 +209,7 @@ export class PageReader {
       const text = toReadingFrame(await pageText(page, n));
       // The page's own objects are not kept: a page rendered for OCR is loaded again.
       page.cleanup();
+      const mojibake = repairPageMojibake(text.items);
       const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);
       const lines = removeMarginNumbers(buildLines(text));
       const quality = measureWords(lines.map((line) => line.text).join('\n'));
@@ -216,7 +221,7 @@ export class PageReader {
         line.font = this.prefix + line.font;
       }
       if (fonts.size) this.fontsOfPage.set(n, fonts);
-      return { page: n, width: text.width, height: text.height, chars, lines, quality };
+      return { page: n, width: text.width, height: text.height, chars, lines, quality, ...(mojibake && { mojibake }) };
     } catch (error) {
       const quality = measureWords('');
       return { page: n, width: 0, height: 0, chars: 0, lines: [], quality, error: (error as Error).message };
