@@ -138,7 +138,8 @@ export function isBackLink(a: MarkupElement, inNote: boolean): boolean {
   if (/\bbacklink\b/.test(a.attrs['epub:type'] ?? '') || a.attrs.role === 'doc-backlink') return true;
   if (!inNote) return false;
   const text = a.children.map((c) => (c.kind === 'text' ? c.text : '')).join('');
-  return a.children.every((c) => c.kind === 'text') && /^[\s↩↑⇑⇧^\u{fe0e}\u{fe0f}]+$/u.test(text);
+  // An arrow, perhaps with the variation selector that asks for its text or emoji form.
+  return a.children.every((c) => c.kind === 'text') && /^(?:\s|[↩↑⇑⇧^](?:\u{fe0e}|\u{fe0f})?)+$/u.test(text);
 }
 
 /** Verse and songs as Standard Ebooks and the DAISY vocabulary mark them, or as classes name them. */

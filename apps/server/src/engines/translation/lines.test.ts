@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTranslationMessages, LINES_INSTRUCTION } from './llm-segments.ts';
-import { asOneLine, hasLines, joinLines, splitMarkupLines } from './lines.ts';
+import { asOneLine, hasLines, joinLines, splitMarkupLines, translateByLines } from './lines.ts';
+import type { TranslateInput } from './types.ts';
 
 describe('lines of a block as segments', () => {
   it('splits plain text and markup at its line breaks, each line well-formed', () => {
@@ -34,5 +35,31 @@ describe('lines of a block as segments', () => {
     const [verse, user] = buildTranslationMessages(['Then out came', 'And she all dressed'], 'en', 'zh', [], '', true);
     expect(verse?.content).toContain(LINES_INSTRUCTION);
     expect(user?.content).toBe('[[1]] Then out came\n[[2]] And she all dressed');
+  });
+
+  it('sends the lines of each text as segments of one call, and answers one text per text', async () => {
+    const calls: TranslateInput[] = [];
+    const chain = {
+      translate: async (input: TranslateInput) => {
+        calls.push(input);
+        return {
+          texts: input.texts.map((t) => `T:${t}`),
+          characters: 0,
+          engine: 'microsoft' as const,
+          model: 'v3',
+          sources: input.texts.map((_t, i) => ({
+            engine: i === 1 ? ('deepl' as const) : ('microsoft' as const),
+            model: 'v3',
+          })),
+        };
+      },
+    };
+    const out = await translateByLines(chain, { texts: ['Prose.', 'one\n\n<em>two</em>'], from: 'en', to: 'zh' });
+    expect(calls.map((c) => [c.texts, c.lines])).toEqual([[['Prose.', 'one', '<em>two</em>'], true]]);
+    expect(out.texts).toEqual(['T:Prose.', 'T:one\n\nT:<em>two</em>']);
+    expect(out.sources.map((s) => s.engine)).toEqual(['microsoft', 'deepl']);
+    // Without lines the call is the chain's own.
+    await translateByLines(chain, { texts: ['Prose.'], from: 'en', to: 'zh' });
+    expect(calls[1]).toEqual({ texts: ['Prose.'], from: 'en', to: 'zh' });
   });
 });

@@ -6,6 +6,9 @@
  * answers one text per segment, so the translation has exactly the lines of the original.
  */
 
+import type { ChainOutput, TranslationChain } from './resilient.ts';
+import type { TranslateInput } from './types.ts';
+
 /** A tag of the inline whitelist, as the parsers and cleanTranslation write it. */
 const TAG = /<\/?([a-zA-Z][a-zA-Z0-9]*)(?:\s[^<>]*)?\/?>/g;
 const BREAK = /<br\s*\/?>/gi;
@@ -71,4 +74,37 @@ export function asOneLine(translation: string): string {
 /** Translated lines back into one text: blank lines of the original stay blank. */
 export function joinLines(lines: readonly string[]): string {
   return lines.map(asOneLine).join('\n');
+}
+
+/** A line with no text, only markup (or nothing): kept as it is, never sent to an engine. */
+const isBlankMarkup = (line: string): boolean => line.replace(/<[^>]*>/g, '').trim() === '';
+
+/**
+ * A chain call where each text with line breaks goes line by line: every line one segment (blank
+ * lines are not sent), the translated lines joined again. Answers one translation per text, with the
+ * engine of its first line. Texts without lines are sent as they are.
+ */
+export async function translateByLines(
+  chain: Pick<TranslationChain, 'translate'>,
+  input: TranslateInput,
+): Promise<ChainOutput> {
+  const lined = input.texts.map(hasLines);
+  if (!lined.includes(true)) return chain.translate(input);
+  const segments: string[] = [];
+  const parts = input.texts.map((text, i) =>
+    lined[i]
+      ? splitMarkupLines(text).map((line) => (isBlankMarkup(line) ? -1 : segments.push(line) - 1))
+      : [segments.push(text) - 1],
+  );
+  const output = await chain.translate({ ...input, texts: segments, lines: true });
+  const first = (indexes: number[]) => indexes.find((i) => i >= 0) ?? -1;
+  return {
+    ...output,
+    texts: parts.map((indexes, i) =>
+      lined[i]
+        ? joinLines(indexes.map((k) => (k >= 0 ? (output.texts[k] ?? '') : '')))
+        : (output.texts[indexes[0]!] ?? ''),
+    ),
+    sources: parts.map((indexes) => output.sources[first(indexes)] ?? { engine: output.engine, model: output.model }),
+  };
 }

@@ -8,7 +8,7 @@ import { TranslationChain } from '../../engines/translation/resilient.ts';
 import type { EngineName, GlossaryTerm, TranslationEngine } from '../../engines/translation/types.ts';
 import { glossaryKey, termsIn } from '../../engines/translation/glossary-terms.ts';
 import { EngineError } from '../../engines/translation/errors.ts';
-import { hasLines, joinLines, splitMarkupLines } from '../../engines/translation/lines.ts';
+import { translateByLines } from '../../engines/translation/lines.ts';
 import { fail } from '../../http/errors.ts';
 import { memoryHits, translatedSegments, translationFailures } from '../../lib/metrics.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -210,43 +210,26 @@ export class TranslationService {
     const missing = texts.map((t, i) => ({ t, i })).filter(({ i }) => results[i] === undefined);
     if (texts.length > missing.length) memoryHits({}, texts.length - missing.length);
     if (missing.length > 0) {
-      // A text with line breaks goes line by line (lines.ts): each line is a segment of its own, so
-      // that every engine gives back as many lines as it was given. Blank lines are not sent.
-      const segments: string[] = [];
-      const parts = missing.map(({ t }) =>
-        hasLines(t)
-          ? splitMarkupLines(t).map((line) => (isBlankMarkup(line) ? -1 : segments.push(line) - 1))
-          : [segments.push(t) - 1],
-      );
-      const output = await this.chainFor(options.preferred)
-        .translate({
-          texts: segments,
-          from,
-          to,
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.glossary?.length ? { glossary: options.glossary } : {}),
-          ...(options.summary ? { summary: options.summary } : {}),
-          ...(missing.some((m) => hasLines(m.t)) ? { lines: true } : {}),
-        })
-        .catch((error: unknown) => {
-          translationFailures({ kind: error instanceof EngineError ? error.kind : 'other' });
-          throw error;
-        });
-      for (const source of output.sources) translatedSegments({ engine: source.engine });
-      const fresh = missing.map((m, k) => {
-        const indexes = parts[k]!;
-        const first = indexes.find((i) => i >= 0) ?? -1;
-        const translation = hasLines(m.t)
-          ? joinLines(indexes.map((i) => (i >= 0 ? (output.texts[i] ?? '') : '')))
-          : (output.texts[first] ?? '');
-        return {
-          source: m.t,
-          translation: cleanTranslation(translation),
-          engine: output.sources[first]?.engine ?? output.engine,
-          model: output.sources[first]?.model ?? output.model,
-          glossaryKey: glossaryKeyOf(m.t, options.glossary),
-        };
+      // A text with line breaks goes line by line (lines.ts): every engine gives back its lines.
+      const output = await translateByLines(this.chainFor(options.preferred), {
+        texts: missing.map((m) => m.t),
+        from,
+        to,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.glossary?.length ? { glossary: options.glossary } : {}),
+        ...(options.summary ? { summary: options.summary } : {}),
+      }).catch((error: unknown) => {
+        translationFailures({ kind: error instanceof EngineError ? error.kind : 'other' });
+        throw error;
       });
+      for (const source of output.sources) translatedSegments({ engine: source.engine });
+      const fresh = missing.map((m, k) => ({
+        source: m.t,
+        translation: cleanTranslation(output.texts[k] ?? ''),
+        engine: output.sources[k]?.engine ?? output.engine,
+        model: output.sources[k]?.model ?? output.model,
+        glossaryKey: glossaryKeyOf(m.t, options.glossary),
+      }));
       await this.remember(
         fresh.filter((f) => f.translation !== ''),
         from,
@@ -282,9 +265,6 @@ export class TranslationService {
     }
   }
 }
-
-/** A line with no text, only markup (or nothing): kept as it is, never sent to an engine. */
-const isBlankMarkup = (line: string): boolean => line.replace(/<[^>]*>/g, '').trim() === '';
 
 export const escapeText = (text: string): string =>
   text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
