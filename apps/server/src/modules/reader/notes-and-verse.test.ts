@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
 import { pepysSample, ulyssesSample } from '../../engines/parsers/epub/fixtures/standard-ebooks.ts';
 import { registerUser, startTestApp, type TestApp } from '../../../test/helpers.ts';
-import { uploadBytes } from '../../../test/export-helpers.ts';
+import { uploadBook, uploadBytes } from '../../../test/export-helpers.ts';
 
 interface Block {
   id: string;
@@ -100,6 +100,37 @@ describe('notes in another file, and verse, through the reader', () => {
       token: reader,
     });
     expect(missing.data.key).toBe('notFound');
+  });
+
+  it('opens Word and Rich Text footnotes from their markers the same way', async () => {
+    const rtf = Buffer.from(
+      [
+        '{\\rtf1\\ansi\\deff0',
+        '\\pard Call me Ishmael{\\super\\chftn}{\\footnote\\pard{\\super\\chftn} Not his real name.}. Some years ago, never mind how long precisely.\\par',
+        '\\pard Having little or no money in my purse, I thought I would sail about a little.\\par}',
+      ].join('\n'),
+      'latin1',
+    );
+    const books = [
+      await uploadBook(t, reader, 'docx/ru-contract-footnotes.docx', 0),
+      await uploadBytes(t, reader, 'ishmael.doc', rtf, 0),
+    ];
+    for (const code of books) {
+      const { pageCount } = await page(code, 1);
+      let marker: Block | undefined;
+      let markerPage = 0;
+      for (let n = 1; n <= pageCount && !marker; n++) {
+        marker = (await page(code, n)).blocks.find((b) => b.noteRefs?.length && b.html?.includes('<a href="#'));
+        markerPage = n;
+      }
+      const noteId = marker!.noteRefs![0]!;
+      expect(marker!.html).toContain(`<a href="#${noteId}">`);
+      const res = await t.call('GET', `/api/reader/block?bookCode=${code}&language=zh&blockId=${noteId}`, {
+        token: reader,
+      });
+      expect(res.data).toMatchObject({ id: noteId, type: 'footnote', translated: true });
+      expect(res.data.referencedBy).toContainEqual({ id: marker!.id, page: markerPage });
+    }
   });
 
   it('gives the Harry Hughes ballad with its six lines, in the original and in the translation', async () => {
