@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Block, ParsedBook } from '../types.ts';
 import { epubParser } from './epub.ts';
 import { PLAINCHANT_TITLE, pepysSample, ulyssesSample } from './fixtures/standard-ebooks.ts';
+import { SVG_LIMITS } from '../svg/svg-safe.ts';
 
 const JPEG = Buffer.from(
   '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q==',
@@ -143,5 +144,17 @@ describe('SVG illustrations are pictures', () => {
     expect(book.images[0]!.mediaType).toBe('image/png');
     expect(book.images[0]!.data.toString('latin1')).not.toContain('script');
     expect(book.warnings.join(' ')).toContain('laughs.svg declares XML entities');
+  });
+
+  it(`draws at most ${SVG_LIMITS.picturesPerBook} SVG pictures of a book, the text all read`, async () => {
+    const drawing = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="1" height="1"/></svg>';
+    const count = SVG_LIMITS.picturesPerBook + 1;
+    const book = await epubParser.parse(
+      await epubWith(Array.from({ length: count }, (_, i) => `<p>Figure ${i + 1}.</p>${drawing}`).join('')),
+    );
+    expect(blocks(book).filter((b) => b.type === 'paragraph')).toHaveLength(count);
+    expect(book.images).toHaveLength(SVG_LIMITS.picturesPerBook);
+    expect(blocks(book).filter((b) => b.type === 'image')).toHaveLength(SVG_LIMITS.picturesPerBook);
+    expect(book.warnings.join(' ')).toContain(`More than ${SVG_LIMITS.picturesPerBook} SVG pictures`);
   });
 });

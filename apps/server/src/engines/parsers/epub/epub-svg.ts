@@ -47,8 +47,13 @@ export async function loadSvgPictures(
 ): Promise<BookImage[]> {
   const images: BookImage[] = [];
   const titles = new Map<string, string>();
+  let drawn = 0;
   for (const [id, source] of sources) {
     throwIfAborted(signal);
+    if (drawn >= SVG_LIMITS.picturesPerBook) {
+      book.warn(`More than ${SVG_LIMITS.picturesPerBook} SVG pictures; the others are left out`);
+      break;
+    }
     const where = source.kind === 'file' ? source.path : `an inline drawing in ${source.base}`;
     const root = await svgRoot(zip, source);
     if (typeof root === 'string') {
@@ -68,6 +73,7 @@ export async function loadSvgPictures(
       book.warn(`SVG picture ${where}: ${outcome.reason}; left out`);
       continue;
     }
+    drawn++;
     try {
       const png = await rasterizeSvg(outcome.picture);
       images.push({ id, data: png.data, mediaType: 'image/png', width: png.width, height: png.height });

@@ -26,6 +26,11 @@ export const SVG_LIMITS = {
   drawnElements: 100_000,
   /** Pixels of a raster picture placed in the drawing. */
   embeddedPixels: 40_000_000,
+  /**
+   * Pictures drawn per book (Ulysses has 6; a drawing takes 0.1-1.5 s): a book of thousands of inline
+   * drawings must not spend its whole parse time on them. Later ones are left out with a warning.
+   */
+  picturesPerBook: 500,
 } as const;
 
 /** SVG's element names with their case (the markup reader lowers every name). */
