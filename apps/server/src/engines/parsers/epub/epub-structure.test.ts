@@ -126,6 +126,33 @@ describe('SVG illustrations are pictures', () => {
     expect(book.images.map((i) => i.mediaType).sort()).toEqual(['image/jpeg', 'image/png']);
   });
 
+  it('shows an SVG page of the spine that is a picture as one, its title its words', async () => {
+    const zip = new JSZip();
+    zip.file('mimetype', 'application/epub+zip', { compression: 'STORE' });
+    zip.file(
+      'META-INF/container.xml',
+      '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+    );
+    zip.file(
+      'content.opf',
+      '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title><dc:language>en</dc:language></metadata><manifest><item id="map" href="map.svg" media-type="image/svg+xml"/><item id="a" href="a.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="map"/><itemref idref="a"/></spine></package>',
+    );
+    zip.file(
+      'map.svg',
+      '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50"><title>A map of Dublin</title><path d="M0 0L100 50"/></svg>',
+    );
+    zip.file(
+      'a.xhtml',
+      '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>a</title></head><body><p>Stately, plump Buck Mulligan.</p></body></html>',
+    );
+    const book = await epubParser.parse(await zip.generateAsync({ type: 'nodebuffer' }));
+    expect(blocks(book).map((b) => [b.type, b.text])).toEqual([
+      ['image', 'A map of Dublin'],
+      ['paragraph', 'Stately, plump Buck Mulligan.'],
+    ]);
+    expect(book.images[0]!.mediaType).toBe('image/png');
+  });
+
   it('makes a hostile SVG a harmless PNG and leaves out one declaring entities, reading the book', async () => {
     const scripted = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)"><script>alert(2)</script><rect width="10" height="10"/><foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject></svg>`;
     const laughs = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/><text>&c;</text></svg>`;
