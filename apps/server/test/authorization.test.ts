@@ -501,6 +501,10 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     call: (c) => ({ method: 'GET', url: `/api/reader/getPageData?bookCode=${c.P}&language=zh&page=1` }),
     expect: READ_P,
   },
+  'GET /api/reader/block': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/block?bookCode=${c.P}&language=zh&blockId=c1-b2` }),
+    expect: READ_P,
+  },
   'GET /api/reader/events': {
     call: (c) => ({ method: 'GET', url: `/api/reader/events?bookCode=${c.P}&language=zh&page=1` }),
     expect: READ_P,

@@ -18,6 +18,8 @@ export const PageBlock = z.object({
   imageUrl: z.string().nullable(),
   noteLabel: z.string().nullable(),
   noteRefs: z.array(z.string()).nullable(),
+  /** Footnote blocks: the blocks whose markers lead to this note (the way back). */
+  referencedBy: z.array(z.string()).nullable().optional(),
   pdfPage: z.number().nullable(),
 });
 export type PageBlock = z.infer<typeof PageBlock>;
@@ -50,3 +52,31 @@ export const PageQuery = z.object({
   retry: z.string().max(2000).optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
+
+export const BlockQuery = z.object({
+  bookCode: z.string().min(1).max(40),
+  /** The reader's language (as for pages): whether the book is translated for them. */
+  language: z.string().min(1).max(40),
+  blockId: z.string().regex(/^c\d{1,6}-b\d{1,7}$/),
+});
+export type BlockQuery = z.infer<typeof BlockQuery>;
+
+/**
+ * One block of a book wherever it is, in its original (free, as the original text is): a note opened
+ * from its marker on another page, or the place a note's way back leads to. Its translation comes with
+ * its page (getPageData), paid as pages are.
+ */
+export const BlockLocation = z.object({
+  id: z.string(),
+  page: z.number(),
+  chapter: z.object({ index: z.number(), title: z.string() }),
+  type: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  noteLabel: z.string().nullable(),
+  /** The blocks referring to this one (a note's markers), with their pages. */
+  referencedBy: z.array(z.object({ id: z.string(), page: z.number() })),
+  /** False when the book is already in the reader's language. */
+  translated: z.boolean(),
+});
+export type BlockLocation = z.infer<typeof BlockLocation>;

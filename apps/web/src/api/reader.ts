@@ -1,4 +1,4 @@
-import type { PageData } from '@yidu/shared/reader';
+import type { BlockLocation, PageData } from '@yidu/shared/reader';
 import type { Mark, MarkKind, Position, ReaderSettings, TabsState } from '@yidu/shared/marks';
 import type { AnnotateResult, SearchResult } from '@yidu/shared/ai';
 import type { BookSummary } from '@yidu/shared/books';
@@ -85,6 +85,9 @@ export const readerApi = {
   ) => api.get<PageData>('/reader/getPageData', { query: q, signal }),
   events: (q: { bookCode: string; language: string; page: number; confirm?: boolean }, signal?: AbortSignal) =>
     openStream('/reader/events', { query: q }, signal),
+  /** A block wherever it is (a note in another file), its original and its page; free. */
+  block: (q: { bookCode: string; language: string; blockId: string }, signal?: AbortSignal) =>
+    api.get<BlockLocation>('/reader/block', { query: q, signal }),
 
   marks: (bookCode: string, kind?: MarkKind) => api.get<Mark[]>('/reader/marks', { query: { bookCode, kind } }),
   addAnnotation: (anchor: Anchor, content: string) => api.post<Mark>('/reader/annotation', { ...anchor, content }),

@@ -1,4 +1,4 @@
-import { findLanguage, PageData, PageQuery } from '@yidu/shared';
+import { BlockLocation, BlockQuery, findLanguage, PageData, PageQuery } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
@@ -50,6 +50,25 @@ export const readerRoutes: FastifyPluginAsyncZod<{
       // response serializer (the typed reply only knows the object form, hence the cast).
       if (Buffer.isBuffer(answer)) return reply.type('application/json; charset=utf-8').send(answer as never);
       return ok(answer);
+    },
+  );
+
+  app.get(
+    '/reader/block',
+    {
+      onRequest: guards.requireUserCached,
+      schema: {
+        tags,
+        security,
+        summary:
+          'A block of the book wherever it is (a note opened from its marker on another page), in its original, with its page and the pages of the blocks that refer to it. Its translation comes with its page (getPageData).',
+        querystring: BlockQuery,
+        response: { 200: envelopeOf(BlockLocation) },
+      },
+    },
+    async (request) => {
+      const { bookCode, language, blockId } = request.query;
+      return ok(await reader.block(authOf(request).user, bookCode, language, blockId));
     },
   );
 

@@ -34,6 +34,7 @@ import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
+import { useNotes } from './NoteLayer.tsx';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -312,16 +313,16 @@ export function Reader({ book, language }: ReaderProps) {
     const rect = event.currentTarget.getBoundingClientRect();
     setNotePop({ note, x: rect.left + rect.width / 2, y: rect.bottom + 6 });
   }, []);
-  const onLink = useCallback(
-    (target: string) => {
-      const element = document.getElementById(blockDomId(target));
-      if (element) {
-        element.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-        setFlashId(target);
-      } else void message.info(t('reader.noteElsewhere'));
-    },
-    [message, t],
-  );
+  // A note marker opens its note wherever it is (NoteLayer.tsx).
+  const notes = useNotes({
+    bookCode,
+    language,
+    originalLang: langTag(book.originalLanguage),
+    targetLang: langTag(language),
+    page,
+    narrow,
+    goTo,
+  });
 
   const colors = schemeColors(settings);
   const style = {
@@ -442,7 +443,8 @@ export function Reader({ book, language }: ReaderProps) {
                 onRetry={onRetry}
                 onMarkClick={onMarkClick}
                 onNoteClick={onNoteClick}
-                onLink={onLink}
+                onLink={notes.openNote}
+                onBackLink={notes.backLink}
                 onImageError={renewExpiredMedia}
                 onReportWrong={setWrongBlock}
                 flashId={flashId}
@@ -531,6 +533,7 @@ export function Reader({ book, language }: ReaderProps) {
         </Suspense>
       )}
       <ReadAloudBar aloud={aloud} />
+      {notes.layer}
       {ai && (
         <AiCard
           request={ai}

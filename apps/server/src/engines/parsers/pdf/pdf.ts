@@ -30,6 +30,7 @@ import { repairBookMojibake } from './pdf-mojibake.ts';
 import { refuseRightsEncrypted, refuseRightsNotice, refuseRightsWrapper } from './pdf-rights.ts';
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
+import { linkNoteMarks } from './pdf-note-links.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
@@ -283,7 +284,11 @@ async function parseDocument(
       if (!marks || d.type === 'footnote') continue;
       const map = notesByPage.get(d.pdfPage!);
       const keys = marks.map((m) => map?.get(m)).filter((k): k is string => k !== undefined);
-      if (keys.length) d.noteRefKeys = [...new Set(keys)];
+      if (keys.length) {
+        d.noteRefKeys = [...new Set(keys)];
+        const html = map ? linkNoteMarks(d.text, marks, map) : undefined;
+        if (html) d.html = html;
+      }
     }
   }
   for (const d of drafts) delete (d as BlockDraft & { marks?: string[] }).marks;
