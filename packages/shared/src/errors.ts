@@ -81,6 +81,10 @@ export const ERRORS = {
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
   lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },
   wordNotFound: { status: 404, message: 'This word is not in the dictionary' },
+  tooManyDevicePasswords: {
+    status: 409,
+    message: 'This account has as many device passwords as it may have; revoke one you no longer use',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;
