@@ -31,7 +31,7 @@ const STRINGS = {
     translated: '译文 EPUB（{to}）',
     readTo: '读到第 {page} 页，共 {pages} 页',
     notTranslated:
-      '《{title}》还没有为你全部译成{language}：还差 {pages} 页（{paragraphs} 段）。请在译读里打开这本书，选择“翻译整本书”，完成后再下载。',
+      '《{title}》还没有为你全部译成{language}：还差 {pages} 页。请在译读里打开这本书，选择“翻译整本书”，完成后再下载。',
     translationNotNeeded: '这本书本来就是{language}的。',
     bookNotFound: '你的书库里没有这本书。',
     fileMissing: '这本书没有可下载的原始文件。',
@@ -65,7 +65,7 @@ const STRINGS = {
     translated: 'Translated EPUB ({to})',
     readTo: 'Read to page {page} of {pages}',
     notTranslated:
-      '“{title}” is not fully translated into {language} for you yet: {pages} pages ({paragraphs} paragraphs) to go. Open the book in Yidu, choose “Translate whole book”, and download it again when it is done.',
+      '“{title}” is not fully translated into {language} for you yet: {pages} page(s) to go. Open the book in Yidu, choose “Translate whole book”, and download it again when it is done.',
     translationNotNeeded: 'This book is already in {language}.',
     bookNotFound: 'This book is not in your catalog.',
     fileMissing: 'This book has no original file to download.',
@@ -100,7 +100,7 @@ const STRINGS = {
     translated: 'Übersetztes EPUB ({to})',
     readTo: 'Gelesen bis Seite {page} von {pages}',
     notTranslated:
-      '„{title}“ ist für Sie noch nicht vollständig ins {language} übersetzt: Es fehlen noch {pages} Seiten ({paragraphs} Absätze). Öffnen Sie das Buch in Yidu, wählen Sie „Ganzes Buch übersetzen“ und laden Sie es danach erneut herunter.',
+      '„{title}“ ist für Sie noch nicht vollständig ins {language} übersetzt: Es fehlen noch {pages} Seite(n). Öffnen Sie das Buch in Yidu, wählen Sie „Ganzes Buch übersetzen“ und laden Sie es danach erneut herunter.',
     translationNotNeeded: 'Dieses Buch ist bereits auf {language}.',
     bookNotFound: 'Dieses Buch ist nicht in Ihrem Katalog.',
     fileMissing: 'Zu diesem Buch gibt es keine Originaldatei zum Herunterladen.',
@@ -135,7 +135,7 @@ const STRINGS = {
     translated: 'EPUB traducido ({to})',
     readTo: 'Leído hasta la página {page} de {pages}',
     notTranslated:
-      '«{title}» aún no está traducido del todo al {language} para ti: faltan {pages} páginas ({paragraphs} párrafos). Abre el libro en Yidu, elige «Traducir el libro entero» y vuelve a descargarlo cuando termine.',
+      '«{title}» aún no está traducido del todo al {language} para ti: faltan {pages} página(s). Abre el libro en Yidu, elige «Traducir el libro entero» y vuelve a descargarlo cuando termine.',
     translationNotNeeded: 'Este libro ya está en {language}.',
     bookNotFound: 'Este libro no está en tu catálogo.',
     fileMissing: 'Este libro no tiene un archivo original para descargar.',
@@ -170,7 +170,7 @@ const STRINGS = {
     translated: 'EPUB traduit ({to})',
     readTo: 'Lu jusqu’à la page {page} sur {pages}',
     notTranslated:
-      '« {title} » n’est pas encore entièrement traduit en {language} pour vous : il reste {pages} pages ({paragraphs} paragraphes). Ouvrez le livre dans Yidu, choisissez « Traduire tout le livre », puis téléchargez-le de nouveau une fois terminé.',
+      '« {title} » n’est pas encore entièrement traduit en {language} pour vous : il reste {pages} page(s). Ouvrez le livre dans Yidu, choisissez « Traduire tout le livre », puis téléchargez-le de nouveau une fois terminé.',
     translationNotNeeded: 'Ce livre est déjà en {language}.',
     bookNotFound: 'Ce livre n’est pas dans votre catalogue.',
     fileMissing: 'Ce livre n’a pas de fichier original à télécharger.',
@@ -205,7 +205,7 @@ const STRINGS = {
     translated: '翻訳 EPUB（{to}）',
     readTo: '{pages} ページ中 {page} ページまで読了',
     notTranslated:
-      '『{title}』はまだ{language}にすべて翻訳されていません：残り {pages} ページ（{paragraphs} 段落）。Yidu でこの本を開いて「本全体を翻訳」を選び、完了してからもう一度ダウンロードしてください。',
+      '『{title}』はまだ{language}にすべて翻訳されていません：残り {pages} ページです。Yidu でこの本を開いて「本全体を翻訳」を選び、完了してからもう一度ダウンロードしてください。',
     translationNotNeeded: 'この本はもともと{language}です。',
     bookNotFound: 'この本はあなたのカタログにありません。',
     fileMissing: 'この本にはダウンロードできる元のファイルがありません。',
@@ -240,7 +240,7 @@ const STRINGS = {
     translated: '번역 EPUB ({to})',
     readTo: '전체 {pages}쪽 중 {page}쪽까지 읽음',
     notTranslated:
-      '《{title}》은(는) 아직 {language}(으)로 모두 번역되지 않았습니다: {pages}쪽({paragraphs}단락)이 남았습니다. Yidu에서 책을 열고 「책 전체 번역」을 선택한 뒤, 끝나면 다시 내려받으세요.',
+      '《{title}》은(는) 아직 {language}(으)로 모두 번역되지 않았습니다: {pages}쪽이 남았습니다. Yidu에서 책을 열고 「책 전체 번역」을 선택한 뒤, 끝나면 다시 내려받으세요.',
     translationNotNeeded: '이 책은 이미 {language}입니다.',
     bookNotFound: '이 책은 내 카탈로그에 없습니다.',
     fileMissing: '이 책에는 내려받을 원본 파일이 없습니다.',

@@ -231,7 +231,6 @@ export const opdsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         title: copy?.title ?? book.title,
         language: target,
         pages: Number(error.details.missingPages),
-        paragraphs: Number(error.details.missingParagraphs),
       }),
     );
   };
