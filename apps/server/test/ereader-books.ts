@@ -59,3 +59,78 @@ export async function readPages(t: TestApp, token: string, code: string, languag
     }
   }
 }
+
+/**
+ * A ready book of several chapters, each of whole pages of paragraphs (a heading first), written
+ * straight into the database with its text as the stored original. Returns its code.
+ */
+export async function chapteredBook(
+  t: TestApp,
+  owner: string,
+  book: { title: string; chapters: { title: string; pages: string[][] }[]; visibility?: 0 | 1; cover?: Buffer },
+): Promise<string> {
+  const db = t.running.infra.db;
+  const repo = new BooksRepo(db);
+  const code = await bookWithFile(t, owner, { title: book.title, pages: [[book.title]], visibility: book.visibility });
+  const row = (await repo.findBookByCode(code))!;
+  let seq = 0;
+  let page = 0;
+  const blocks = [];
+  const chapters = [];
+  for (const [c, chapter] of book.chapters.entries()) {
+    const idx = c + 1;
+    chapters.push({
+      book_id: row.id,
+      idx,
+      title: chapter.title,
+      level: 1,
+      first_page: page + 1,
+      first_seq: seq + 1,
+      block_count: 1 + chapter.pages.flat().length,
+    });
+    let n = 0;
+    for (const [p, texts] of chapter.pages.entries()) {
+      page += 1;
+      const lines = p === 0 ? [{ text: chapter.title, heading: true }, ...texts.map((text) => ({ text, heading: false }))] : texts.map((text) => ({ text, heading: false }));
+      for (const line of lines) {
+        seq += 1;
+        n += 1;
+        blocks.push({
+          book_id: row.id,
+          seq,
+          block_id: `c${idx}-b${n}`,
+          chapter_idx: idx,
+          page,
+          type: line.heading ? 'heading' : 'paragraph',
+          text: line.text,
+          html: null,
+          level: line.heading ? 1 : null,
+          image_id: null,
+          note_label: null,
+          note_refs: null,
+          referenced_by: null,
+          pdf_page: null,
+        });
+      }
+    }
+  }
+  await repo.replaceContent(row.id, {
+    blockBatches: [blocks],
+    images: [],
+    finish: () => ({
+      chapters,
+      stats: {
+        chapter_count: chapters.length,
+        block_count: blocks.length,
+        char_count: blocks.reduce((sum, b) => sum + b.text.length, 0),
+        page_count: page,
+        source_pages: null,
+      },
+    }),
+  });
+  if (book.cover) {
+    const key = await t.running.services.books.storeCover(book.cover);
+    await repo.updateBook(row.id, { cover_key: key });
+  }
+  return code;
+}

@@ -144,7 +144,7 @@ export class KosyncRepo {
           FROM book_blocks WHERE book_id = ${bookId}
       )
       SELECT block_id, page, pdf_page, before, total FROM text
-       WHERE before <= ${fraction} * total
+       WHERE before <= ${fraction}::float8 * total
        ORDER BY seq DESC LIMIT 1`.execute(this.db);
     const row = rows.rows[0];
     return row ? toPlace(row) : undefined;
@@ -160,8 +160,8 @@ export class KosyncRepo {
           FROM book_blocks WHERE book_id = ${bookId}
       )
       SELECT block_id, page, pdf_page, before, total FROM text
-       ORDER BY (pdf_page >= ${pdfPage}) DESC NULLS LAST,
-                CASE WHEN pdf_page >= ${pdfPage} THEN seq ELSE -seq END
+       ORDER BY (pdf_page >= ${pdfPage}::int) DESC NULLS LAST,
+                CASE WHEN pdf_page >= ${pdfPage}::int THEN seq ELSE -seq END
        LIMIT 1`.execute(this.db);
     const row = rows.rows[0];
     return row ? toPlace(row) : undefined;

@@ -244,8 +244,9 @@ export class KosyncService {
   ): Promise<{ progress: string; percentage: number } | undefined> {
     if (isPdfOriginal(known)) {
       if (place.pdfPage === null) return undefined;
+      // KOReader's percentage of a paged document is the page over the page count.
       const pages = known.book.source_pages ?? 0;
-      const percentage = pages > 0 ? (place.pdfPage - 1) / pages : place.fraction;
+      const percentage = pages > 0 ? place.pdfPage / pages : place.fraction;
       return { progress: String(place.pdfPage), percentage: round(percentage) };
     }
     if (known.variant === 'original') return undefined;
