@@ -13,6 +13,7 @@ import { partialMd5 } from '../../lib/partial-md5.ts';
 import { newBookCode } from '../books/book-code.ts';
 import { storeBookContent } from '../books/book-content.ts';
 import type { BooksRepo } from '../books/books.repo.ts';
+import { FileMetadataStore } from '../books/file-metadata.ts';
 import { md5Hex } from '../devices/device-keys.ts';
 import { FIRST_SHELF, type ShelfBook } from './first-shelf.ts';
 import { FirstShelfRepo } from './first-shelf.repo.ts';
@@ -102,6 +103,8 @@ export class FirstShelf {
         name_md5: md5Hex(shelfBook.file),
       });
     }
+    // The cover the file holds (an EPUB's), read as an upload's is.
+    const metadata = await new FileMetadataStore({ ...this.d, coverUrl: () => null }).of(file, data);
     return this.shelf.claim(shelfBook.slug, {
       code: await newBookCode(this.d.repo),
       file_id: file.id,
@@ -114,7 +117,7 @@ export class FirstShelf {
       status: 'processing',
       original_language: shelfBook.language,
       declared_language: null,
-      cover_key: null,
+      cover_key: metadata.coverKey ?? null,
       category: null,
       source_pages: null,
     });
