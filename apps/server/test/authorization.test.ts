@@ -274,7 +274,10 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     expect: USER_OK,
   },
   'GET /api/translation/engines': { call: () => ({ method: 'GET', url: '/api/translation/engines' }), expect: USER_OK },
-  'GET /api/user/devicePasswords': { call: () => ({ method: 'GET', url: '/api/user/devicePasswords' }), expect: USER_OK },
+  'GET /api/user/devicePasswords': {
+    call: () => ({ method: 'GET', url: '/api/user/devicePasswords' }),
+    expect: USER_OK,
+  },
   'POST /api/user/devicePasswords': {
     call: () => ({ method: 'POST', url: '/api/user/devicePasswords', body: { name: 'Kobo' } }),
     expect: USER_OK,

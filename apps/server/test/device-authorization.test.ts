@@ -113,7 +113,10 @@ describe('the authorisation matrix of the e-reader doors', () => {
       book: await bookWithFile(t, 'owner', { title: 'Private Notes', visibility: 0, pages: [['Only mine.']] }),
       document: md5('a document'),
     };
-    const both = (username: string, password: string) => ({ ...basic(username, password), ...kosyncHeaders(username, password) });
+    const both = (username: string, password: string) => ({
+      ...basic(username, password),
+      ...kosyncHeaders(username, password),
+    });
     headers.owner = both(mine.username, mine.password);
     headers.other = both(theirs.username, theirs.password);
     headers.revoked = both(gone.username, gone.password);
@@ -129,9 +132,17 @@ describe('the authorisation matrix of the e-reader doors', () => {
     const routes = deviceRoutes(t.app.printRoutes({ commonPrefix: false }));
     expect(routes.length).toBeGreaterThan(10);
     // HEAD of a feed is Fastify's own twin of its GET; downloads declare theirs (checked above).
-    const declared = routes.filter((r) => !r.startsWith('HEAD ') || !(`GET ${r.slice(5)}` in MATRIX) || r.includes('/books/'));
-    expect(declared.filter((r) => !(r in MATRIX)), 'routes without an entry').toEqual([]);
-    expect(Object.keys(MATRIX).filter((r) => !routes.includes(r)), 'entries for routes that do not exist').toEqual([]);
+    const declared = routes.filter(
+      (r) => !r.startsWith('HEAD ') || !(`GET ${r.slice(5)}` in MATRIX) || r.includes('/books/'),
+    );
+    expect(
+      declared.filter((r) => !(r in MATRIX)),
+      'routes without an entry',
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((r) => !routes.includes(r)),
+      'entries for routes that do not exist',
+    ).toEqual([]);
   });
 
   for (const [n, [route, entry]] of Object.entries(MATRIX).entries()) {

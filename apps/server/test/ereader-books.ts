@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Insertable } from 'kysely';
+import type { BookBlocksTable, BookChaptersTable } from '../src/db/schema.ts';
 import { md5Hex } from '../src/modules/devices/device-keys.ts';
 import { BooksRepo } from '../src/modules/books/books.repo.ts';
 import { partialMd5 } from '../src/lib/partial-md5.ts';
@@ -75,8 +77,8 @@ export async function chapteredBook(
   const row = (await repo.findBookByCode(code))!;
   let seq = 0;
   let page = 0;
-  const blocks = [];
-  const chapters = [];
+  const blocks: Insertable<BookBlocksTable>[] = [];
+  const chapters: Insertable<BookChaptersTable>[] = [];
   for (const [c, chapter] of book.chapters.entries()) {
     const idx = c + 1;
     chapters.push({
@@ -91,7 +93,10 @@ export async function chapteredBook(
     let n = 0;
     for (const [p, texts] of chapter.pages.entries()) {
       page += 1;
-      const lines = p === 0 ? [{ text: chapter.title, heading: true }, ...texts.map((text) => ({ text, heading: false }))] : texts.map((text) => ({ text, heading: false }));
+      const lines =
+        p === 0
+          ? [{ text: chapter.title, heading: true }, ...texts.map((text) => ({ text, heading: false }))]
+          : texts.map((text) => ({ text, heading: false }));
       for (const line of lines) {
         seq += 1;
         n += 1;

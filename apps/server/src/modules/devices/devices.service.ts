@@ -1,8 +1,4 @@
-import {
-  MAX_DEVICE_PASSWORDS,
-  type CreatedDevicePassword,
-  type DevicePassword,
-} from '@yidu/shared';
+import { MAX_DEVICE_PASSWORDS, type CreatedDevicePassword, type DevicePassword } from '@yidu/shared';
 import type { Config } from '../../config/env.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';

@@ -111,7 +111,9 @@ describe('device passwords', () => {
     const { username, password } = await newDevicePassword(t, bob, 'Kindle');
     const guesses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        i % 2 ? opds(basic('bob', `wrong-${i}`), '10.9.0.1') : kosyncAuth(kosyncHeaders('bob', `wrong-${i}`), '10.9.0.1'),
+        i % 2
+          ? opds(basic('bob', `wrong-${i}`), '10.9.0.1')
+          : kosyncAuth(kosyncHeaders('bob', `wrong-${i}`), '10.9.0.1'),
       ),
     );
     const statuses = guesses.map((g) => g.status);

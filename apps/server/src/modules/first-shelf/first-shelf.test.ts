@@ -24,7 +24,9 @@ describe('the first shelf of a fresh install', () => {
     [first, second] = await Promise.all([startTestApp({ ...env, ...ADMIN }), startTestApp(env)]);
     appSecret = env.APP_SECRET;
     // Each seeds in the background at start; asking again waits for the lock and finds nothing left to do.
-    expect(await Promise.all([first.running.services.firstShelf.seed(), second.running.services.firstShelf.seed()])).toEqual([[], []]);
+    expect(
+      await Promise.all([first.running.services.firstShelf.seed(), second.running.services.firstShelf.seed()]),
+    ).toEqual([[], []]);
     reader = await registerUser(first, 'reader');
   }, 240_000);
   afterAll(async () => {
@@ -33,7 +35,12 @@ describe('the first shelf of a fresh install', () => {
 
   it('puts each book in the public library once, in its language, ready to read', async () => {
     const library = await first.call('GET', '/api/book/library?section=new&pageSize=50', { token: reader });
-    const books = library.data.items as { bookName: string; originalLanguage: string; pageCount: number; bookCode: string }[];
+    const books = library.data.items as {
+      bookName: string;
+      originalLanguage: string;
+      pageCount: number;
+      bookCode: string;
+    }[];
     expect(books.map((b) => b.bookName).sort()).toEqual(FIRST_SHELF.map((b) => b.title).sort());
     expect(library.data.total).toBe(FIRST_SHELF.length);
     for (const book of books) {
@@ -47,9 +54,13 @@ describe('the first shelf of a fresh install', () => {
 
     // A reader opens one: the first page of Frankenstein, in English.
     const frankenstein = books.find((b) => b.bookName.startsWith('Frankenstein'))!;
-    const page = await first.call('GET', `/api/reader/getPageData?bookCode=${frankenstein.bookCode}&language=en&page=1`, {
-      token: reader,
-    });
+    const page = await first.call(
+      'GET',
+      `/api/reader/getPageData?bookCode=${frankenstein.bookCode}&language=en&page=1`,
+      {
+        token: reader,
+      },
+    );
     expect(page.code).toBe(0);
     expect(page.data.blocks.map((b: { text: string }) => b.text).join(' ')).toContain('Frankenstein');
     // Rashōmon opens with Project Gutenberg's English small print; the story is Japanese.
@@ -61,7 +72,9 @@ describe('the first shelf of a fresh install', () => {
 
   it('finishes a book a start left half-done, and never brings back one an admin removed', async () => {
     const db = first.running.infra.db;
-    const admin = (await first.call('POST', '/api/auth/login', { body: { account: 'chief', password: 'Chief2026pass' } })).data.token;
+    const admin = (
+      await first.call('POST', '/api/auth/login', { body: { account: 'chief', password: 'Chief2026pass' } })
+    ).data.token;
     const shelf = await db
       .selectFrom('first_shelf')
       .innerJoin('books', 'books.id', 'first_shelf.book_id')

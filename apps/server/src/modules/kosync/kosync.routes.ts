@@ -45,11 +45,22 @@ function sendError(reply: FastifyReply, error: KosyncError, retryAfter?: number)
 
 /** A document id: KOReader's MD5s, or any other client's id, without control characters. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what a document id must not hold
-const DocumentId = z.string().min(1).max(128).regex(/^[^\u0000-\u001f\u007f]+$/);
+const DocumentId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[^\u0000-\u001f\u007f]+$/);
 /** A number, or a number in a string (the reference server reads it with tonumber). */
-const Percentage = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?(e-?\d+)?$/i).transform(Number)]).pipe(
-  z.number().finite().min(0).max(100),
-);
+const Percentage = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?(e-?\d+)?$/i)
+      .transform(Number),
+  ])
+  .pipe(z.number().finite().min(0).max(100));
 
 const ProgressBody = z.object({
   document: DocumentId,
@@ -77,11 +88,14 @@ export const kosyncRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       return sendError(reply, 'tooManyAttempts', Number(error.details.retryAfter) || 60);
     if (error instanceof AppError && error.key === 'unauthorized') return sendError(reply, 'unauthorized');
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const documentMissing = error.validation.some((v) => v.instancePath === '/document' || v.params?.missingProperty === 'document');
+      const documentMissing = error.validation.some(
+        (v) => v.instancePath === '/document' || v.params?.missingProperty === 'document',
+      );
       return sendError(reply, documentMissing ? 'documentMissing' : 'invalidFields');
     }
     if (error instanceof AppError && error.status < 500) return sendError(reply, 'invalidFields');
-    if (error.statusCode === 429) return sendError(reply, 'tooManyAttempts', Number(reply.getHeader('retry-after')) || 60);
+    if (error.statusCode === 429)
+      return sendError(reply, 'tooManyAttempts', Number(reply.getHeader('retry-after')) || 60);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, 'invalidFields');
     request.log.error({ err: error }, 'progress sync failed');
     return sendError(reply, 'internal');

@@ -204,8 +204,7 @@ export class KosyncService {
   private async resolve(user: UserRow, document: string): Promise<KnownDocument | undefined> {
     for (const served of await this.d.repo.served(user.id, document)) {
       const found = await this.readable(user, served.book_id);
-      if (found)
-        return { ...found, variant: served.variant, language: served.language, hasCover: served.has_cover };
+      if (found) return { ...found, variant: served.variant, language: served.language, hasCover: served.has_cover };
     }
     for (const { book_id } of await this.d.repo.booksOfFileDigest(document)) {
       const found = await this.readable(user, book_id);
@@ -214,7 +213,10 @@ export class KosyncService {
     return undefined;
   }
 
-  private async readable(user: UserRow, bookId: number): Promise<{ book: BookRow; copy: UserBookRow | undefined } | undefined> {
+  private async readable(
+    user: UserRow,
+    bookId: number,
+  ): Promise<{ book: BookRow; copy: UserBookRow | undefined } | undefined> {
     const book = await this.d.books.repo.findBookById(bookId);
     if (!book || !(await this.d.books.canRead(user, bookId))) return undefined;
     return { book, copy: await this.d.books.repo.findCopy(user.id, bookId) };

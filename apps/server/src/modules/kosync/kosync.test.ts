@@ -36,7 +36,9 @@ for name in sys.argv[1:]:
 `;
 
 function pythonPartialMd5(files: string[]): string[] {
-  return execFileSync('python3', ['-c', PYTHON_PARTIAL_MD5, ...files], { encoding: 'utf8' }).trim().split('\n');
+  return execFileSync('python3', ['-c', PYTHON_PARTIAL_MD5, ...files], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
 }
 
 /** The partial MD5 through the product's stream, the bytes coming in pieces of awkward sizes. */
@@ -71,7 +73,7 @@ describe('KOReader progress sync (kosync)', () => {
     method: 'GET' | 'PUT' | 'POST',
     url: string,
     body?: unknown,
-    headers = kosyncHeaders(device.username, device.password),
+    headers: Record<string, string> = kosyncHeaders(device.username, device.password),
   ): Promise<KosyncAnswer> => {
     const res = await t.app.inject({
       method,
@@ -121,7 +123,13 @@ describe('KOReader progress sync (kosync)', () => {
       ],
       cover: await canvas.encode('png'),
     });
-    await readPages(t, token, bookCode, 'zh', Array.from({ length: 28 }, (_, i) => i + 1));
+    await readPages(
+      t,
+      token,
+      bookCode,
+      'zh',
+      Array.from({ length: 28 }, (_, i) => i + 1),
+    );
   }, 300_000);
   afterAll(async () => {
     await t?.close();
@@ -166,8 +174,14 @@ describe('KOReader progress sync (kosync)', () => {
       .select('partial_md5')
       .where('sha256', '=', createHash('sha256').update(pdfBytes).digest('hex'))
       .executeTakeFirstOrThrow();
-    expect(stored.partial_md5).toBe(pythonPartialMd5([path.join(CORPUS, 'pdf/en-tracemonkey-two-column-footnotes.pdf')])[0]);
-    const served = await t.running.infra.db.selectFrom('served_documents').select(['digest', 'size']).where('method', '=', 'binary').execute();
+    expect(stored.partial_md5).toBe(
+      pythonPartialMd5([path.join(CORPUS, 'pdf/en-tracemonkey-two-column-footnotes.pdf')])[0],
+    );
+    const served = await t.running.infra.db
+      .selectFrom('served_documents')
+      .select(['digest', 'size'])
+      .where('method', '=', 'binary')
+      .execute();
     expect(served).toContainEqual({ digest: expected.at(-1), size: String(exported.rawPayload.length) });
   });
 
@@ -196,9 +210,14 @@ describe('KOReader progress sync (kosync)', () => {
     const stranger = await koreader('PUT', '/syncs/progress', { nonsense: true }, kosyncHeaders('reader', 'nope'));
     expect(stranger.status).toBe(401);
     // Bodies KOReader would never send are refused with the reference server's codes.
-    expect((await koreader('PUT', '/syncs/progress', { progress: '1', percentage: 0.1, device: 'x' })).body).toMatchObject({ code: 2004 });
+    expect(
+      (await koreader('PUT', '/syncs/progress', { progress: '1', percentage: 0.1, device: 'x' })).body,
+    ).toMatchObject({ code: 2004 });
     expect((await push('doc', '1', Number.NaN)).status).toBe(403);
-    expect((await koreader('PUT', '/syncs/progress', { document: 'doc', progress: '1', percentage: 'lots', device: 'x' })).body).toMatchObject({
+    expect(
+      (await koreader('PUT', '/syncs/progress', { document: 'doc', progress: '1', percentage: 'lots', device: 'x' }))
+        .body,
+    ).toMatchObject({
       code: 2003,
     });
   });
@@ -243,7 +262,11 @@ describe('KOReader progress sync (kosync)', () => {
     const later = blocks.find((b) => b.page > firstOn(9).page + 1 && b.pdf_page !== null)!;
     await moveWebReader(pdfCode, later.page, 'zh');
     const answer = await pull(document);
-    expect(answer.body).toMatchObject({ progress: String(later.pdf_page), device: 'Yidu', device_id: 'yidu-web-reader' });
+    expect(answer.body).toMatchObject({
+      progress: String(later.pdf_page),
+      device: 'Yidu',
+      device_id: 'yidu-web-reader',
+    });
     expect(answer.body.percentage).toBeCloseTo(later.pdf_page! / book.source_pages!, 4);
     // By file name too (KOReader's other mode): the name the file was uploaded under.
     const byName = await pull(md5('en-tracemonkey-two-column-footnotes.pdf'));
@@ -261,14 +284,27 @@ describe('KOReader progress sync (kosync)', () => {
       // Recorded when the download ended.
       const deadline = Date.now() + 5000;
       while (Date.now() < deadline) {
-        const known = await t.running.infra.db.selectFrom('served_documents').select('digest').where('digest', '=', document).executeTakeFirst();
+        const known = await t.running.infra.db
+          .selectFrom('served_documents')
+          .select('digest')
+          .where('digest', '=', document)
+          .executeTakeFirst();
         if (known) break;
         await new Promise((r) => setTimeout(r, 50));
       }
 
       // The device stopped at 47%: the web reader opens at the block where 47% of the text is behind.
-      const book = await t.running.infra.db.selectFrom('books').select('id').where('code', '=', bookCode).executeTakeFirstOrThrow();
-      const blocks = await t.running.infra.db.selectFrom('book_blocks').select(['block_id', 'page', 'text']).where('book_id', '=', book.id).orderBy('seq').execute();
+      const book = await t.running.infra.db
+        .selectFrom('books')
+        .select('id')
+        .where('code', '=', bookCode)
+        .executeTakeFirstOrThrow();
+      const blocks = await t.running.infra.db
+        .selectFrom('book_blocks')
+        .select(['block_id', 'page', 'text'])
+        .where('book_id', '=', book.id)
+        .orderBy('seq')
+        .execute();
       const total = blocks.reduce((n, b) => n + b.text.length, 0);
       let before = 0;
       let expected = blocks[0]!;

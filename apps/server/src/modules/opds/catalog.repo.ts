@@ -37,7 +37,11 @@ export class CatalogRepo {
   }
 
   /** Books of the reader's library they have a place in, the last read first. */
-  async continueReading(userId: number, limit: number, offset: number): Promise<{ rows: CatalogBook[]; total: number }> {
+  async continueReading(
+    userId: number,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: CatalogBook[]; total: number }> {
     const base = sql`FROM reading_positions p
       JOIN books b ON b.id = p.book_id AND b.status = 'ready'
       JOIN user_books ub ON ub.book_id = b.id AND ub.user_id = ${userId}

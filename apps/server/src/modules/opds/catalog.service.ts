@@ -136,51 +136,52 @@ export class CatalogService {
   }
 
   private async publications(user: UserRow, lang: UiLanguage, rows: CatalogBook[]): Promise<Publication[]> {
-    const ids = rows.map((r) => r.book.id);
     const files = await this.d.repo.files(rows.flatMap((r) => (r.book.file_id ? [r.book.file_id] : [])));
     const translated = await this.translatedLanguages(user, rows);
     const sizes = await this.exportSizes(user, rows);
-    return rows
-      .map(({ book, copy, page }) => {
-      const title = copy?.title ?? book.title;
-      const author = copy?.author ?? book.author;
-      const coverKey = copy?.cover_key ?? book.cover_key;
-      const grant = this.d.books.mediaGrant(book, user);
-      const file = book.file_id ? files.get(book.file_id) : undefined;
-      const acquisitions: Acquisition[] = [];
-      if (file) acquisitions.push(this.originalLink(lang, book.code, file));
-      for (const target of translated.get(book.id) ?? []) {
-        const from = nativeName(book.original_language);
-        const to = nativeName(target);
-        for (const mode of ['bilingual', 'translated'] as const) {
-          const size = sizes.get(`${book.id}:${mode}:${target}`);
-          acquisitions.push({
-            href: `/opds/books/${encodeURIComponent(book.code)}/${mode}/${encodeURIComponent(target)}`,
-            type: FORMAT_TYPES.epub!,
-            title: say(lang, mode, { from, to }),
-            ...(size ? { size } : {}),
-          });
-        }
-      }
-      return {
-        code: book.code,
-        title,
-        author,
-        ...(book.original_language ? { language: languageTag(book.original_language) } : {}),
-        description: copy?.description ?? book.description,
-        ...(page !== undefined ? { note: say(lang, 'readTo', { page, pages: book.page_count }) } : {}),
-        updated: copy?.updated_at ?? book.updated_at,
-        ...(coverKey
-          ? {
-              cover: this.d.books.mediaUrl(coverKey, grant)!,
-              thumbnail: this.d.books.mediaUrl(thumbKey(coverKey), grant)!,
+    return (
+      rows
+        .map(({ book, copy, page }) => {
+          const title = copy?.title ?? book.title;
+          const author = copy?.author ?? book.author;
+          const coverKey = copy?.cover_key ?? book.cover_key;
+          const grant = this.d.books.mediaGrant(book, user);
+          const file = book.file_id ? files.get(book.file_id) : undefined;
+          const acquisitions: Acquisition[] = [];
+          if (file) acquisitions.push(this.originalLink(lang, book.code, file));
+          for (const target of translated.get(book.id) ?? []) {
+            const from = nativeName(book.original_language);
+            const to = nativeName(target);
+            for (const mode of ['bilingual', 'translated'] as const) {
+              const size = sizes.get(`${book.id}:${mode}:${target}`);
+              acquisitions.push({
+                href: `/opds/books/${encodeURIComponent(book.code)}/${mode}/${encodeURIComponent(target)}`,
+                type: FORMAT_TYPES.epub!,
+                title: say(lang, mode, { from, to }),
+                ...(size ? { size } : {}),
+              });
             }
-          : {}),
-        acquisitions,
-      };
-    })
-      // A book with nothing to take to a device (no stored file, nothing translated) is not offered.
-      .filter((publication) => publication.acquisitions.length > 0);
+          }
+          return {
+            code: book.code,
+            title,
+            author,
+            ...(book.original_language ? { language: languageTag(book.original_language) } : {}),
+            description: copy?.description ?? book.description,
+            ...(page !== undefined ? { note: say(lang, 'readTo', { page, pages: book.page_count }) } : {}),
+            updated: copy?.updated_at ?? book.updated_at,
+            ...(coverKey
+              ? {
+                  cover: this.d.books.mediaUrl(coverKey, grant)!,
+                  thumbnail: this.d.books.mediaUrl(thumbKey(coverKey), grant)!,
+                }
+              : {}),
+            acquisitions,
+          };
+        })
+        // A book with nothing to take to a device (no stored file, nothing translated) is not offered.
+        .filter((publication) => publication.acquisitions.length > 0)
+    );
   }
 
   private originalLink(lang: UiLanguage, code: string, file: CatalogFile): Acquisition {
@@ -217,7 +218,9 @@ export class CatalogService {
         (l) => findLanguage(l) && l !== book.original_language,
       );
       // The reader's language of the book first.
-      languages.sort((a, b) => Number(b === copy?.read_language) - Number(a === copy?.read_language) || a.localeCompare(b));
+      languages.sort(
+        (a, b) => Number(b === copy?.read_language) - Number(a === copy?.read_language) || a.localeCompare(b),
+      );
       if (languages.length > 0) result.set(book.id, languages);
     }
     return result;
@@ -237,7 +240,8 @@ export class CatalogService {
         version = (await this.d.exports.version(row.book, row.copy, served.language)).toISOString();
         versions.set(versionKey, version);
       }
-      if (served.version === version) sizes.set(`${served.book_id}:${served.variant}:${served.language}`, Number(served.size));
+      if (served.version === version)
+        sizes.set(`${served.book_id}:${served.variant}:${served.language}`, Number(served.size));
     }
     return sizes;
   }
@@ -253,7 +257,10 @@ export class CatalogService {
     const author = copy?.author ?? book.author;
     // A device finds the book again by the name it saved it under (KOReader's file-name sync).
     if (!headOnly)
-      await this.d.kosync.recordOriginal(user, book, [file.original_name, koreaderFileName(author, title, file.format)]);
+      await this.d.kosync.recordOriginal(user, book, [
+        file.original_name,
+        koreaderFileName(author, title, file.format),
+      ]);
     return {
       ...(headOnly ? {} : { body: await this.d.storage.stream(file.storage_key) }),
       type: FORMAT_TYPES[file.format] ?? 'application/octet-stream',

@@ -71,8 +71,7 @@ const STRINGS = {
     fileMissing: 'This book has no original file to download.',
     login: 'Account',
     password: 'Device password',
-    authDescription:
-      'Log in with your Yidu account and a device password made in Yidu (Personal center → E-readers).',
+    authDescription: 'Log in with your Yidu account and a device password made in Yidu (Personal center → E-readers).',
     tooManyAttempts: 'Too many failed attempts; try again in {minutes} minutes.',
   },
   de: {
@@ -107,7 +106,7 @@ const STRINGS = {
     login: 'Konto',
     password: 'Gerätepasswort',
     authDescription:
-      'Melden Sie sich mit Ihrem Yidu-Konto und einem in Yidu erstellten Gerätepasswort an (Persönlicher Bereich → E-Reader).',
+      'Melden Sie sich mit Ihrem Yidu-Konto und einem in Yidu erstellten Gerätepasswort an (Mein Konto → E-Reader).',
     tooManyAttempts: 'Zu viele Fehlversuche; bitte in {minutes} Minuten erneut versuchen.',
   },
   es: {
@@ -142,7 +141,7 @@ const STRINGS = {
     login: 'Cuenta',
     password: 'Contraseña del dispositivo',
     authDescription:
-      'Inicia sesión con tu cuenta de Yidu y una contraseña de dispositivo creada en Yidu (Centro personal → Lectores electrónicos).',
+      'Inicia sesión con tu cuenta de Yidu y una contraseña de dispositivo creada en Yidu (Mi cuenta → Lectores electrónicos).',
     tooManyAttempts: 'Demasiados intentos fallidos; vuelve a intentarlo dentro de {minutes} minutos.',
   },
   fr: {
@@ -177,7 +176,7 @@ const STRINGS = {
     login: 'Compte',
     password: 'Mot de passe d’appareil',
     authDescription:
-      'Connectez-vous avec votre compte Yidu et un mot de passe d’appareil créé dans Yidu (Espace personnel → Liseuses).',
+      'Connectez-vous avec votre compte Yidu et un mot de passe d’appareil créé dans Yidu (Mon compte → Liseuses).',
     tooManyAttempts: 'Trop d’échecs ; réessayez dans {minutes} minutes.',
   },
   jp: {
@@ -246,7 +245,7 @@ const STRINGS = {
     fileMissing: '이 책에는 내려받을 원본 파일이 없습니다.',
     login: '계정',
     password: '기기 비밀번호',
-    authDescription: 'Yidu 계정과 Yidu에서 만든 기기 비밀번호로 로그인하세요 (마이페이지 → 전자책 리더).',
+    authDescription: 'Yidu 계정과 Yidu에서 만든 기기 비밀번호로 로그인하세요 (내 정보 → 전자책 리더).',
     tooManyAttempts: '실패가 너무 많습니다. {minutes}분 후에 다시 시도하세요.',
   },
 } as const satisfies Record<UiLanguage, Record<string, string>>;

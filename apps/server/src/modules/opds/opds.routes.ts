@@ -130,9 +130,12 @@ export const opdsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     const words = key === 'search' ? (version === 1 ? query.q : query.query) : undefined;
     const feed = await catalog.feed(user, languageOf(request), key, { page: query.page, query: words ?? '' });
     if (key !== 'search') delete feed.query;
-    if (version === 2) return reply.type(`${OPDS2_FEED}; charset=utf-8`).send(JSON.stringify(opds2Feed(feed, baseOf(request))));
+    if (version === 2)
+      return reply.type(`${OPDS2_FEED}; charset=utf-8`).send(JSON.stringify(opds2Feed(feed, baseOf(request))));
     const kind = feed.navigation ? ATOM_NAVIGATION : ATOM_ACQUISITION;
-    return reply.type(`${kind}; charset=utf-8`).send(atomFeed(feed, baseOf(request), say(languageOf(request), 'catalog')));
+    return reply
+      .type(`${kind}; charset=utf-8`)
+      .send(atomFeed(feed, baseOf(request), say(languageOf(request), 'catalog')));
   };
 
   for (const version of [1, 2] as const) {
@@ -142,7 +145,10 @@ export const opdsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     );
     app.get(
       `${root}/:section`,
-      { schema: { ...hide, params: z.object({ section: Section }), querystring: FeedQuery }, preHandler: requireDevice },
+      {
+        schema: { ...hide, params: z.object({ section: Section }), querystring: FeedQuery },
+        preHandler: requireDevice,
+      },
       (request, reply) => sendFeed(request, reply, version, request.params.section, request.query),
     );
     app.get(
@@ -171,7 +177,10 @@ export const opdsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     const name = download.filename.replace(/["\\\r\n]/g, '_');
     reply
       .type(download.type)
-      .header('content-disposition', `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+      .header(
+        'content-disposition',
+        `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      );
     if (download.size !== undefined) reply.header('content-length', String(download.size));
     return body ? reply.send(body) : reply.send();
   };
@@ -188,7 +197,11 @@ export const opdsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
   });
 
-  const TranslationParams = z.object({ code: BookCode, mode: z.enum(EXPORT_MODES), language: z.string().min(1).max(40) });
+  const TranslationParams = z.object({
+    code: BookCode,
+    mode: z.enum(EXPORT_MODES),
+    language: z.string().min(1).max(40),
+  });
   app.route({
     method: ['GET', 'HEAD'],
     url: '/opds/books/:code/:mode/:language',
@@ -222,7 +235,8 @@ export const opdsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   ): Promise<unknown> => {
     if (!(error instanceof AppError)) return error;
     const target = findLanguage(language)?.native ?? language;
-    if (error.key === 'translationNotNeeded') return new Refusal(400, say(lang, 'translationNotNeeded', { language: target }));
+    if (error.key === 'translationNotNeeded')
+      return new Refusal(400, say(lang, 'translationNotNeeded', { language: target }));
     if (error.key !== 'bookNotTranslated') return error;
     const { book, copy } = await services.books.view(user, code);
     return new Refusal(

@@ -59,7 +59,10 @@ async function walk(t: TestApp, headers: Headers, version: 1 | 2, words: string[
       }
     } else {
       expect(type, path).toMatch(/^application\/opds\+json/);
-      const feed = JSON.parse(res.body) as { links: { href: string; templated?: boolean; rel?: string }[]; navigation?: { href: string }[] };
+      const feed = JSON.parse(res.body) as {
+        links: { href: string; templated?: boolean; rel?: string }[];
+        navigation?: { href: string }[];
+      };
       for (const link of [...feed.links, ...(feed.navigation ?? [])]) {
         if ('templated' in link && link.templated) {
           for (const word of words) follow(link.href.replace('{?query}', `?query=${encodeURIComponent(word)}`));
@@ -71,8 +74,7 @@ async function walk(t: TestApp, headers: Headers, version: 1 | 2, words: string[
 }
 
 /** The book codes a feed offers. */
-const codesIn = (feed: Fetched): string[] =>
-  [...feed.body.matchAll(/urn:yidu:book:([a-z0-9]+)/g)].map((m) => m[1]!);
+const codesIn = (feed: Fetched): string[] => [...feed.body.matchAll(/urn:yidu:book:([a-z0-9]+)/g)].map((m) => m[1]!);
 
 describe('the OPDS catalogs', () => {
   let t: TestApp;
@@ -102,8 +104,17 @@ describe('the OPDS catalogs', () => {
     carolToken = await registerUser(t, 'carol');
     // 23 public books and a private one: more than a page (20) of alice's library.
     for (let i = 1; i <= 23; i += 1)
-      volumes.push(await bookWithFile(t, 'alice', { title: `Volume ${i} of the Chronicles`, pages: [[`Page one of volume ${i}.`]] }));
-    secret = await bookWithFile(t, 'alice', { title: 'Secret Diary', visibility: 0, pages: [['Dear diary, nobody reads this.']] });
+      volumes.push(
+        await bookWithFile(t, 'alice', {
+          title: `Volume ${i} of the Chronicles`,
+          pages: [[`Page one of volume ${i}.`]],
+        }),
+      );
+    secret = await bookWithFile(t, 'alice', {
+      title: 'Secret Diary',
+      visibility: 0,
+      pages: [['Dear diary, nobody reads this.']],
+    });
     translated = await bookWithFile(t, 'alice', {
       title: 'A Translated Tale',
       visibility: 0,
@@ -114,11 +125,18 @@ describe('the OPDS catalogs', () => {
       visibility: 0,
       pages: [['The first page is read.'], ['The second page is not.', 'Nor is this paragraph.']],
     });
-    shared = await bookWithFile(t, 'alice', { title: 'Shared Letters', visibility: 0, pages: [['A letter for Carol.']] });
+    shared = await bookWithFile(t, 'alice', {
+      title: 'Shared Letters',
+      visibility: 0,
+      pages: [['A letter for Carol.']],
+    });
     // Alice reads the whole of one book in Chinese, and half of another: both are charged to her.
     await readPages(t, aliceToken, translated, 'zh', [1, 2]);
     await readPages(t, aliceToken, halfRead, 'zh', [1]);
-    await t.call('PUT', '/api/reader/position', { token: aliceToken, body: { bookCode: translated, page: 2, language: 'zh' } });
+    await t.call('PUT', '/api/reader/position', {
+      token: aliceToken,
+      body: { bookCode: translated, page: 2, language: 'zh' },
+    });
     const share = await t.call('POST', '/api/book/share/create', {
       token: aliceToken,
       body: { bookCode: shared, features: ['explanation'] },
@@ -149,7 +167,9 @@ describe('the OPDS catalogs', () => {
       expect(document).toMatchObject({
         id: 'http://localhost:80/opds/auth',
         title: expect.any(String),
-        authentication: [{ type: 'http://opds-spec.org/auth/basic', labels: { login: 'Account', password: 'Device password' } }],
+        authentication: [
+          { type: 'http://opds-spec.org/auth/basic', labels: { login: 'Account', password: 'Device password' } },
+        ],
       });
       expect(document.links).toContainEqual({ rel: 'help', href: 'http://localhost:80/devices', type: 'text/html' });
     }
@@ -166,7 +186,9 @@ describe('the OPDS catalogs', () => {
     const validate = await opds2Validator();
     const json = JSON.parse((await t.app.inject({ url: '/opds/v2/library', headers: alice })).body);
     expect(validate(json)).toEqual([]);
-    expect(validate({ ...json, publications: [{ metadata: { title: 'x' }, links: [{ href: '/a', rel: 'self' }] }] })).not.toEqual([]);
+    expect(
+      validate({ ...json, publications: [{ metadata: { title: 'x' }, links: [{ href: '/a', rel: 'self' }] }] }),
+    ).not.toEqual([]);
   });
 
   it('walks the whole 1.2 catalog of each reader, paging and search included, every feed valid for the RELAX NG schema', async () => {
@@ -176,7 +198,9 @@ describe('the OPDS catalogs', () => {
       bob: await walk(t, bob, 1, words),
       carol: await walk(t, carol, 1, words),
     };
-    const all = Object.entries(walks).flatMap(([who, feeds]) => feeds.map((f) => ({ name: `${who}${f.path}`, xml: f.body })));
+    const all = Object.entries(walks).flatMap(([who, feeds]) =>
+      feeds.map((f) => ({ name: `${who}${f.path}`, xml: f.body })),
+    );
     expect(all.length).toBeGreaterThan(30);
     expect(await validateAtom(all)).toEqual([]);
 
@@ -219,7 +243,15 @@ describe('the OPDS catalogs', () => {
     const library = JSON.parse((await t.app.inject({ url: '/opds/v2/library?page=2', headers: alice })).body);
     expect(library.metadata).toMatchObject({ numberOfItems: 27, itemsPerPage: 20, currentPage: 2 });
     expect(library.publications).toHaveLength(7);
-    expect(library.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'start', 'up', 'search', 'first', 'previous', 'last']);
+    expect(library.links.map((l: { rel: string }) => l.rel)).toEqual([
+      'self',
+      'start',
+      'up',
+      'search',
+      'first',
+      'previous',
+      'last',
+    ]);
     // An empty list still says something: the way back to the catalog.
     const empty = JSON.parse((await t.app.inject({ url: '/opds/v2/continue', headers: bob })).body);
     expect(empty.publications).toBeUndefined();
@@ -228,11 +260,17 @@ describe('the OPDS catalogs', () => {
 
   it('offers each book’s original, and the bilingual and translated EPUBs where the reader has pages translated', async () => {
     const entry = async (headers: Headers, code: string) => {
-      const feed = JSON.parse((await t.app.inject({ url: '/opds/v2/search?query=' + encodeURIComponent('Tale'), headers })).body);
-      const search = (feed.publications ?? []).find((p: { metadata: { identifier: string } }) => p.metadata.identifier.endsWith(code));
+      const feed = JSON.parse(
+        (await t.app.inject({ url: '/opds/v2/search?query=' + encodeURIComponent('Tale'), headers })).body,
+      );
+      const search = (feed.publications ?? []).find((p: { metadata: { identifier: string } }) =>
+        p.metadata.identifier.endsWith(code),
+      );
       if (search) return search;
       const library = JSON.parse((await t.app.inject({ url: '/opds/v2/library', headers })).body);
-      return library.publications.find((p: { metadata: { identifier: string } }) => p.metadata.identifier.endsWith(code));
+      return library.publications.find((p: { metadata: { identifier: string } }) =>
+        p.metadata.identifier.endsWith(code),
+      );
     };
     const tale = await entry(alice, translated);
     const links = tale.links as { href: string; type: string; title: string; size?: number }[];

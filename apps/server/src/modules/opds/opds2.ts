@@ -38,7 +38,8 @@ export function opds2Feed(feed: Feed, base: string): Record<string, unknown> {
     { rel: 'self', href: abs(feedPath(2, feed.key, { page: feed.page?.number, query: feed.query })), type: OPDS2_FEED },
     { rel: 'start', href: abs(feedPath(2, 'root')), type: OPDS2_FEED },
   ];
-  if (feed.key !== 'root') links.push({ rel: 'up', href: abs(feedPath(2, PARENT[feed.key] ?? 'root')), type: OPDS2_FEED });
+  if (feed.key !== 'root')
+    links.push({ rel: 'up', href: abs(feedPath(2, PARENT[feed.key] ?? 'root')), type: OPDS2_FEED });
   links.push({ rel: 'search', href: abs('/opds/v2/search{?query}'), type: OPDS2_FEED, templated: true });
   const metadata: Record<string, unknown> = { title: feed.title, modified: stamp(feed.updated) };
   if (feed.page) {
@@ -106,7 +107,9 @@ export function authenticationDocument(
     id: `${base}/opds/auth`,
     title: words.title,
     description: words.description,
-    authentication: [{ type: 'http://opds-spec.org/auth/basic', labels: { login: words.login, password: words.password } }],
+    authentication: [
+      { type: 'http://opds-spec.org/auth/basic', labels: { login: words.login, password: words.password } },
+    ],
     links: [
       { rel: 'help', href: `${base}/devices`, type: 'text/html' },
       { rel: 'register', href: `${base}/register`, type: 'text/html' },
