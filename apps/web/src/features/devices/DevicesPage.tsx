@@ -8,6 +8,7 @@ import { usePageTitle } from '../../shell/usePageTitle.ts';
 import { useAuth } from '../../stores/auth.ts';
 import { useFormatDate } from '../books/bookUtils.ts';
 import '../books/books.css';
+import '../account/account.css';
 import './devices.css';
 
 const QUERY_KEY = ['devicePasswords'];
