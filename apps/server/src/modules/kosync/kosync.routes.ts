@@ -43,13 +43,10 @@ function sendError(reply: FastifyReply, error: KosyncError, retryAfter?: number)
   return reply.status(status).type('application/json').send({ code, message });
 }
 
-/** A document id: KOReader's MD5s, or any other client's id, without control characters. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what a document id must not hold
-const DocumentId = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[^\u0000-\u001f\u007f]+$/);
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]+$/;
+/** A document id: KOReader's MD5s, or any other client's id, without control characters. */
+const DocumentId = z.string().min(1).max(128).regex(NO_CONTROL_CHARACTERS);
 /** A number, or a number in a string (the reference server reads it with tonumber). */
 const Percentage = z
   .union([
