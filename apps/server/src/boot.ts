@@ -144,6 +144,13 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
       // A parse process loads pdf.js (0.2-0.5 s) when it starts: paid now rather than by the first PDF uploaded.
       services.parseHost.warmUp();
+      // A fresh install's public library gets its first shelf, and files stored before KOReader's digest
+      // of them was kept get it, in the background; a stop waits for them to let go of the database.
+      const background = Promise.allSettled([
+        services.firstShelf.seed().catch((error) => logger.error({ err: error }, 'the first shelf was not seeded')),
+        services.kosync.digestStoredFiles().catch((error) => logger.warn({ err: error }, 'file digests not filled in')),
+      ]);
+      cleanups.push(() => background.then(() => undefined));
     }
 
     let app: FastifyInstance | undefined;

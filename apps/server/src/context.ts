@@ -49,6 +49,13 @@ import { VocabularyService } from './modules/vocabulary/vocabulary.service.ts';
 import { ReadingStatsService } from './modules/reading-stats/reading-stats.service.ts';
 import { ExportService } from './modules/export/export.service.ts';
 import { BookTranslationService } from './modules/book-translation/book-translation.service.ts';
+import { DevicesRepo } from './modules/devices/devices.repo.ts';
+import { DevicesService } from './modules/devices/devices.service.ts';
+import { KosyncRepo } from './modules/kosync/kosync.repo.ts';
+import { KosyncService } from './modules/kosync/kosync.service.ts';
+import { CatalogRepo } from './modules/opds/catalog.repo.ts';
+import { CatalogService } from './modules/opds/catalog.service.ts';
+import { FirstShelf } from './modules/first-shelf/first-shelf.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -100,6 +107,14 @@ export interface Services {
   signer: UrlSigner;
   /** Changes of access, which the in-memory session and book caches follow. */
   access: AccessEvents;
+  /** Device passwords for e-readers (OPDS and KOReader's progress sync). */
+  devices: DevicesService;
+  /** KOReader's progress sync, joined to the web reader's position. */
+  kosync: KosyncService;
+  /** The OPDS catalogs of a reader. */
+  catalog: CatalogService;
+  /** Public-domain books seeded into the public library of a fresh install. */
+  firstShelf: FirstShelf;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -196,6 +211,24 @@ export function createServices(infra: Infrastructure): Services {
     logger: infra.logger,
   });
   const readingStats = new ReadingStatsService({ db: infra.db, books });
+  const kosyncRepo = new KosyncRepo(infra.db);
+  // Exports sent whole are recorded for the progress sync (a device names a book by its bytes).
+  const exports: ExportService = new ExportService({
+    db: infra.db,
+    books,
+    points: pointsService,
+    storage: infra.storage,
+    logger: infra.logger,
+    onServed: (served): Promise<void> => kosync.recordExport(served),
+  });
+  const kosync: KosyncService = new KosyncService({
+    repo: kosyncRepo,
+    books,
+    exports,
+    marks: new MarksRepo(infra.db),
+    storage: infra.storage,
+    logger: infra.logger,
+  });
   return {
     auth,
     verification,
@@ -224,13 +257,7 @@ export function createServices(infra: Infrastructure): Services {
     points: pointsService,
     translation,
     reader,
-    exports: new ExportService({
-      db: infra.db,
-      books,
-      points: pointsService,
-      storage: infra.storage,
-      logger: infra.logger,
-    }),
+    exports,
     bookTranslations: new BookTranslationService({
       db: infra.db,
       books,
@@ -305,5 +332,30 @@ export function createServices(infra: Infrastructure): Services {
     limiter,
     signer,
     access,
+    devices: new DevicesService({
+      repo: new DevicesRepo(infra.db, access),
+      limiter,
+      config: infra.config,
+      access,
+    }),
+    kosync,
+    catalog: new CatalogService({
+      repo: new CatalogRepo(infra.db),
+      books,
+      exports,
+      points: pointsService,
+      kosync,
+      kosyncRepo,
+      storage: infra.storage,
+    }),
+    firstShelf: new FirstShelf({
+      db: infra.db,
+      config: infra.config,
+      parseHost,
+      repo: booksRepo,
+      storage: infra.storage,
+      logger: infra.logger,
+      storeCover: (data) => books.storeCover(data),
+    }),
   };
 }

@@ -138,6 +138,9 @@ const fresh = {
     const sessions = await c.t.call('GET', '/api/user/sessions', { token });
     return sessions.data.find((s: { current: boolean }) => s.current).id;
   },
+  /** A device password of the owner's (for an e-reader). */
+  devicePassword: async (c: Ctx) =>
+    (await c.t.call('POST', '/api/user/devicePasswords', { token: c.tokens.owner, body: { name: 'matrix' } })).data.id,
   /** A file the role has just uploaded: each upload can be saved as one request (a guest is refused first). */
   upload: async (c: Ctx, role: Role) => {
     if (role === 'guest') return c.fileId;
@@ -271,6 +274,18 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     expect: USER_OK,
   },
   'GET /api/translation/engines': { call: () => ({ method: 'GET', url: '/api/translation/engines' }), expect: USER_OK },
+  'GET /api/user/devicePasswords': {
+    call: () => ({ method: 'GET', url: '/api/user/devicePasswords' }),
+    expect: USER_OK,
+  },
+  'POST /api/user/devicePasswords': {
+    call: () => ({ method: 'POST', url: '/api/user/devicePasswords', body: { name: 'Kobo' } }),
+    expect: USER_OK,
+  },
+  'DELETE /api/user/devicePasswords/{id}': {
+    call: async (c) => ({ method: 'DELETE', url: `/api/user/devicePasswords/${await fresh.devicePassword(c)}` }),
+    expect: OWNER_THING,
+  },
 
   // ---------- books and libraries ----------
   'GET /api/book/library': { call: () => ({ method: 'GET', url: '/api/book/library' }), expect: USER_OK },

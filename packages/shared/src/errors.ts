@@ -100,6 +100,10 @@ export const ERRORS = {
     message:
       'This document is protected by Microsoft rights management (IRM): only an app signed in to its organisation can open it. Ask the sender for an unprotected copy',
   },
+  tooManyDevicePasswords: {
+    status: 409,
+    message: 'This account has as many device passwords as it may have; revoke one you no longer use',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -15,3 +15,4 @@ export * from './keep.ts';
 export * from './service-url.ts';
 export * from './names.ts';
 export * from './browser-validation.ts';
+export * from './devices.ts';

@@ -211,6 +211,11 @@ export const EnvSchema = z.object({
     int(10, 0, 1440),
     "Minutes between light checks of the engines and AI models that real use has not proven lately (for the admins' set-up checklist); `0` turns them off.",
   ),
+  FIRST_SHELF: doc(
+    flag(true),
+    'Put a first shelf of public-domain books (English and Japanese, with their licences: `apps/server/src/modules/first-shelf/books/SOURCES.md`) in the public library at start-up, once per book; admins remove them like any book. `false`: an empty library.',
+    '`true`',
+  ),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -277,6 +282,8 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Minutes between light probes of the engines and AI models not proven by recent use; 0: off. */
   engineProbeMinutes: number;
+  /** Seed the first shelf of public-domain books at start-up. */
+  firstShelf: boolean;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -374,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
           ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
       engineProbeMinutes: e.ENGINE_PROBE_MINUTES,
+      firstShelf: e.FIRST_SHELF,
     },
   };
 }

@@ -138,6 +138,10 @@ export interface FilesTable {
   created_at: CreatedAt;
   /** What the file says about itself (modules/books/file-metadata.ts); null until read. */
   metadata: ColumnType<StoredFileMetadata | null, string | null | undefined, string | null>;
+  /** KOReader's partial MD5 of the file's bytes (lib/partial-md5.ts); null until computed. */
+  partial_md5: Generated<string | null>;
+  /** MD5 of the file's name as uploaded (KOReader's other way of naming a document). */
+  name_md5: Generated<string | null>;
 }
 
 export interface StoredFileMetadata {
@@ -563,6 +567,52 @@ export interface ReadingPagesTable {
   page: number;
 }
 
+export interface DevicePasswordsTable {
+  id: GeneratedBigId;
+  user_id: number;
+  name: string;
+  /** HMAC-SHA256 under the app secret of md5(password), hex (modules/devices/device-keys.ts). */
+  key_hmac: string;
+  created_at: CreatedAt;
+  last_used_at: NullableTimestamp;
+  /** 'opds' or 'kosync' and the device's name, as last seen. */
+  last_used_by: string | null;
+  revoked_at: NullableTimestamp;
+}
+
+export interface DeviceProgressTable {
+  user_id: number;
+  document: string;
+  progress: string;
+  percentage: number;
+  device: string;
+  device_id: string | null;
+  book_id: number | null;
+  web_page: number | null;
+  updated_at: Timestamp;
+}
+
+export type ServedVariant = 'original' | 'bilingual' | 'translated';
+
+export interface ServedDocumentsTable {
+  user_id: number;
+  digest: string;
+  method: 'binary' | 'filename';
+  book_id: number;
+  variant: ServedVariant;
+  language: Generated<string>;
+  size: BigIntColumn | null;
+  version: Generated<string>;
+  has_cover: Generated<boolean>;
+  served_at: Timestamp;
+}
+
+export interface FirstShelfTable {
+  slug: string;
+  book_id: number | null;
+  seeded_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -603,6 +653,10 @@ export interface Database {
   reading_heartbeats: ReadingHeartbeatsTable;
   reading_days: ReadingDaysTable;
   reading_pages: ReadingPagesTable;
+  device_passwords: DevicePasswordsTable;
+  device_progress: DeviceProgressTable;
+  served_documents: ServedDocumentsTable;
+  first_shelf: FirstShelfTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

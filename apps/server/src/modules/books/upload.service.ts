@@ -19,6 +19,8 @@ import type { Logger } from '../../lib/logger.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { BooksRepo } from './books.repo.ts';
 import { sha256InSlices } from '../../lib/hash.ts';
+import { partialMd5 } from '../../lib/partial-md5.ts';
+import { md5Hex } from '../devices/device-keys.ts';
 import { bookInfo, FileMetadataStore } from './file-metadata.ts';
 import { StageFailure, UploadStages, type StageDeps, type WorkStage } from './upload-stages.ts';
 
@@ -126,6 +128,9 @@ export class UploadService {
           storage_key: storageKey,
           original_name: file.filename.slice(0, 255),
           created_by: userId,
+          // How KOReader names the file on a device, for its progress sync (modules/kosync).
+          partial_md5: partialMd5(file.data),
+          name_md5: md5Hex(file.filename.slice(0, 255)),
         });
       }
       await this.d.repo.recordUpload(ip, userId, stored.id);

@@ -204,7 +204,17 @@ function PreferencesSection({ user }: { user: UserInfo }) {
   );
 }
 
-const SECTIONS = ['profile', 'reading', 'email', 'password', 'languages', 'preferences', 'sessions', 'delete'] as const;
+const SECTIONS = [
+  'profile',
+  'reading',
+  'email',
+  'password',
+  'languages',
+  'preferences',
+  'devices',
+  'sessions',
+  'delete',
+] as const;
 
 /** /user-settings: the personal center. Each change shows its own success or failure message (SPEC §8.4). */
 export default function SettingsPage() {
@@ -255,6 +265,11 @@ export default function SettingsPage() {
               </Section>
               <Section id="settings-preferences" title={t('settings.section.preferences')}>
                 <PreferencesSection user={user} />
+              </Section>
+              <Section id="settings-devices" title={t('settings.section.devices')} hint={t('settings.devicesHint')}>
+                <Link to="/devices">
+                  <Button>{t('settings.openDevices')}</Button>
+                </Link>
               </Section>
               <Section id="settings-sessions" title={t('settings.section.sessions')} hint={t('settings.sessionsHint')}>
                 <SessionsSection />
