@@ -49,6 +49,9 @@ import { VocabularyService } from './modules/vocabulary/vocabulary.service.ts';
 import { ReadingStatsService } from './modules/reading-stats/reading-stats.service.ts';
 import { ExportService } from './modules/export/export.service.ts';
 import { BookTranslationService } from './modules/book-translation/book-translation.service.ts';
+import { ClientWrites } from './modules/offline/client-writes.repo.ts';
+import { OfflineService } from './modules/offline/offline.service.ts';
+import { IntegrationsService } from './modules/integrations/integrations.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -100,6 +103,10 @@ export interface Services {
   signer: UrlSigner;
   /** Changes of access, which the in-memory session and book caches follow. */
   access: AccessEvents;
+  /** Pages to keep on a device for reading offline. */
+  offline: OfflineService;
+  /** Highlights and notes to Readwise and Obsidian. */
+  integrations: IntegrationsService;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -196,6 +203,16 @@ export function createServices(infra: Infrastructure): Services {
     logger: infra.logger,
   });
   const readingStats = new ReadingStatsService({ db: infra.db, books });
+  const integrations = new IntegrationsService({
+    db: infra.db,
+    books,
+    points: pointsService,
+    queue: infra.queue,
+    box,
+    logger: infra.logger,
+    publicUrl: infra.config.publicUrl,
+    readwiseUrl: infra.config.readwiseUrl,
+  });
   return {
     auth,
     verification,
@@ -270,7 +287,15 @@ export function createServices(infra: Infrastructure): Services {
       llm: () => aiModels.client('explanation'),
       logger: infra.logger,
     }),
-    marks: new MarksService({ repo: new MarksRepo(infra.db), books }),
+    marks: new MarksService({
+      repo: new MarksRepo(infra.db),
+      books,
+      writes: new ClientWrites(infra.db),
+      onWritten: (userId) =>
+        void integrations
+          .marksChanged(userId)
+          .catch((error: unknown) => infra.logger.warn({ err: error }, 'queueing a Readwise push failed')),
+    }),
     sharing: new SharingService({
       repo: new SharingRepo(infra.db),
       books,
@@ -300,10 +325,12 @@ export function createServices(infra: Infrastructure): Services {
       llm: () => aiModels.client('explanation'),
       onLookup: (userId, bookId) => readingStats.lookedUp(userId, bookId),
     }),
-    vocabulary: new VocabularyService({ db: infra.db, books }),
+    vocabulary: new VocabularyService({ db: infra.db, books, points: pointsService }),
     readingStats,
     limiter,
     signer,
     access,
+    offline: new OfflineService({ db: infra.db, books, points: pointsService }),
+    integrations,
   };
 }

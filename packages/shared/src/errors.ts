@@ -81,6 +81,10 @@ export const ERRORS = {
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
   lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },
   wordNotFound: { status: 404, message: 'This word is not in the dictionary' },
+  alreadyDeleted: { status: 410, message: 'This was deleted (perhaps on another device)' },
+  readwiseNotConnected: { status: 409, message: 'Connect Readwise with your access token first' },
+  readwiseTokenRejected: { status: 400, message: 'Readwise did not accept this access token' },
+  readwiseUnavailable: { status: 502, message: 'Readwise is not responding, please try again later' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

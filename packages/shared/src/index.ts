@@ -13,3 +13,5 @@ export * from './llm-presets.ts';
 export * from './vocabulary.ts';
 export * from './keep.ts';
 export * from './service-url.ts';
+export * from './offline.ts';
+export * from './integrations.ts';

@@ -207,6 +207,14 @@ export const EnvSchema = z.object({
   ),
   LLM_API_KEY: doc(optionalString, 'API key of that service (local servers need none).'),
   LLM_MODEL: doc(optionalString, 'The model, e.g. `deepseek-chat`, `qwen-plus` or `qwen3:8b`.'),
+  READWISE_API_URL: doc(
+    z
+      .string()
+      .trim()
+      .default('https://readwise.io')
+      .refine((v) => /^https?:\/\/[^/]/.test(v), { message: 'must be an http(s) URL' }),
+    "Readwise's API, where readers' highlights and notes are pushed (its `/api/v2/highlights/`); another address for a proxy or a test server.",
+  ),
   ENGINE_PROBE_MINUTES: doc(
     int(10, 0, 1440),
     "Minutes between light checks of the engines and AI models that real use has not proven lately (for the admins' set-up checklist); `0` turns them off.",
@@ -277,6 +285,8 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Minutes between light probes of the engines and AI models not proven by recent use; 0: off. */
   engineProbeMinutes: number;
+  /** Readwise's API (highlights pushed there). */
+  readwiseUrl: string;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -374,6 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
           ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
       engineProbeMinutes: e.ENGINE_PROBE_MINUTES,
+      readwiseUrl: e.READWISE_API_URL.replace(/\/+$/, ''),
     },
   };
 }
