@@ -14,6 +14,7 @@ import { ProfileSection } from './ProfileSection.tsx';
 import { DeleteAccountSection, EmailSection, PasswordSection, SessionsSection } from './SecuritySections.tsx';
 import { useSaveUser, useSettingsAction } from './useSaveUser.ts';
 import { ReadingStatsSection } from '../reading-stats/ReadingStatsSection.tsx';
+import { ReadwiseSection } from '../integrations/ReadwiseSection.tsx';
 import '../books/books.css';
 import './account.css';
 
@@ -204,7 +205,7 @@ function PreferencesSection({ user }: { user: UserInfo }) {
   );
 }
 
-const SECTIONS = ['profile', 'reading', 'email', 'password', 'languages', 'preferences', 'sessions', 'delete'] as const;
+const SECTIONS = ['profile', 'reading', 'notes', 'email', 'password', 'languages', 'preferences', 'sessions', 'delete'] as const;
 
 /** /user-settings: the personal center. Each change shows its own success or failure message (SPEC §8.4). */
 export default function SettingsPage() {
@@ -243,6 +244,9 @@ export default function SettingsPage() {
               </Section>
               <Section id="settings-reading" title={t('settings.section.reading')}>
                 <ReadingStatsSection />
+              </Section>
+              <Section id="settings-notes" title={t('settings.section.notes')} hint={t('integrations.readwise.hint')}>
+                <ReadwiseSection />
               </Section>
               <Section id="settings-email" title={t('settings.section.email')} hint={t('settings.emailHint')}>
                 <EmailSection user={user} />

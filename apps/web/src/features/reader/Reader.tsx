@@ -34,6 +34,8 @@ import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
+import { DownloadControl } from '../offline/DownloadControl.tsx';
+import { paragraphLinkTarget, usePositionConflict } from '../offline/readerHooks.tsx';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -169,7 +171,11 @@ export function Reader({ book, language }: ReaderProps) {
   );
 
   // Arriving from the vocabulary book: open the page of the saved word, at its paragraph.
-  const jumpTo = (useLocation().state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo;
+  // Or from a link to a paragraph (Readwise, Obsidian): ?page=…&block=….
+  const location = useLocation();
+  const jumpTo =
+    (location.state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo ??
+    paragraphLinkTarget(location.search);
   useEffect(() => {
     if (jumpTo) goTo(jumpTo.page, jumpTo.blockId);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per arrival
@@ -203,6 +209,7 @@ export function Reader({ book, language }: ReaderProps) {
     onNextPage: next,
   });
   useReadingHeartbeat(bookCode, page, aloud.state === 'playing');
+  usePositionConflict(bookCode, goTo);
 
   const copy = async () => {
     if (!selection) return;
@@ -401,6 +408,7 @@ export function Reader({ book, language }: ReaderProps) {
             language={language}
           />
         }
+        offline={<DownloadControl bookCode={bookCode} bookName={book.bookName} language={language} variant="icon" />}
         tools={
           <ReadAloudControl
             aloud={aloud}
