@@ -652,7 +652,10 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     call: (c) => ({ method: 'GET', url: `/api/reader/notes/obsidian?bookCode=${c.P}` }),
     expect: READ_P,
   },
-  'GET /api/integrations/readwise': { call: () => ({ method: 'GET', url: '/api/integrations/readwise' }), expect: USER_OK },
+  'GET /api/integrations/readwise': {
+    call: () => ({ method: 'GET', url: '/api/integrations/readwise' }),
+    expect: USER_OK,
+  },
   // Nobody here has connected Readwise: changing the choice or pushing says so.
   'PUT /api/integrations/readwise': {
     call: () => ({ method: 'PUT', url: '/api/integrations/readwise', body: { autoPush: false } }),

@@ -44,7 +44,9 @@ export async function startFakeAnki(): Promise<FakeAnki> {
   const isDuplicate = (note: FakeNote) => {
     const first = anki.models[note.modelName]?.[0];
     if (!first || !note.fields[first]) return true; // an empty first field cannot be added either
-    return anki.notes.some((n) => n.deckName === note.deckName && n.modelName === note.modelName && n.fields[first] === note.fields[first]);
+    return anki.notes.some(
+      (n) => n.deckName === note.deckName && n.modelName === note.modelName && n.fields[first] === note.fields[first],
+    );
   };
   const check = (note: FakeNote): string | null => {
     if (!anki.decks.includes(note.deckName)) return `deck was not found: ${note.deckName}`;
@@ -96,11 +98,18 @@ export async function startFakeAnki(): Promise<FakeAnki> {
         allowed = true;
         corsOrigin = '*';
       } else if (origin === undefined) allowed = true;
-      else if (anki.origins.includes(origin) || (anki.origins.includes('http://localhost') && origin.startsWith('http://127.0.0.1:'))) {
+      else if (
+        anki.origins.includes(origin) ||
+        (anki.origins.includes('http://localhost') && origin.startsWith('http://127.0.0.1:'))
+      ) {
         allowed = true;
         corsOrigin = origin;
       }
-      const headers = { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': corsOrigin, 'Access-Control-Allow-Headers': '*' };
+      const headers = {
+        'Content-Type': 'application/json',
+        'Access-Control-Allow-Origin': corsOrigin,
+        'Access-Control-Allow-Headers': '*',
+      };
       if (request.method === 'OPTIONS') {
         response.writeHead(200, headers);
         return response.end();

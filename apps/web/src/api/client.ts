@@ -49,7 +49,12 @@ export function setUnauthorizedHandler(handler: () => void): void {
  */
 export interface OfflineHooks {
   prepare(method: string, path: string, body: unknown): unknown;
-  answer(method: string, path: string, query: RequestOptions['query'], body: unknown): Promise<{ value: unknown } | undefined>;
+  answer(
+    method: string,
+    path: string,
+    query: RequestOptions['query'],
+    body: unknown,
+  ): Promise<{ value: unknown } | undefined>;
   answered(method: string, path: string, query: RequestOptions['query'], body: unknown, data: unknown): void;
 }
 let offlineHooks: OfflineHooks | undefined;

@@ -37,7 +37,8 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      for (const name of await caches.keys()) if (name.startsWith('yidu-shell-') && name !== CACHE) await caches.delete(name);
+      for (const name of await caches.keys())
+        if (name.startsWith('yidu-shell-') && name !== CACHE) await caches.delete(name);
       await self.clients.claim();
     })(),
   );

@@ -26,7 +26,11 @@ export function highlightText(row: HighlightRow, translationReadable: boolean): 
 }
 
 /** The Yidu address of a highlight's paragraph: the reader opens that page and brings the paragraph into view. */
-export function paragraphLink(publicUrl: string, row: Pick<HighlightRow, 'book_code' | 'language' | 'page' | 'block_id'> & { id?: string }, fallbackLanguage: string): string {
+export function paragraphLink(
+  publicUrl: string,
+  row: Pick<HighlightRow, 'book_code' | 'language' | 'page' | 'block_id'> & { id?: string },
+  fallbackLanguage: string,
+): string {
   const language = row.language ?? fallbackLanguage;
   const query = new URLSearchParams({ page: String(row.page), block: row.block_id });
   if (row.id) query.set('mark', row.id);

@@ -37,7 +37,10 @@ export class IntegrationsRepo {
   }
 
   /** The user's highlights, underlines and notes in reading order (of one book; only unpushed ones). */
-  async highlights(userId: number, options: { bookId?: number; unpushed?: boolean; limit?: number }): Promise<HighlightRow[]> {
+  async highlights(
+    userId: number,
+    options: { bookId?: number; unpushed?: boolean; limit?: number },
+  ): Promise<HighlightRow[]> {
     const { rows } = await sql<HighlightRow>`
       SELECT m.id, m.kind, m.book_id, bk.code AS book_code,
              coalesce(ub.title, bk.title) AS title, coalesce(ub.author, bk.author) AS author,

@@ -20,7 +20,8 @@ export const integrationsRoutes: FastifyPluginAsyncZod<{ services: Services; gua
       schema: {
         tags,
         security,
-        summary: 'The Readwise connection: whether a token is kept (its last characters), auto-push, last push, what waits',
+        summary:
+          'The Readwise connection: whether a token is kept (its last characters), auto-push, last push, what waits',
         response: { 200: envelopeOf(ReadwiseStatus) },
       },
     },

@@ -64,7 +64,10 @@ export class IntegrationsService {
   }
 
   /** Keeps a new token once Readwise accepts it, and/or the auto-push choice; then pushes what is waiting. */
-  async saveReadwise(user: UserRow, body: { token?: string | undefined; autoPush?: boolean | undefined }): Promise<ReadwiseStatus> {
+  async saveReadwise(
+    user: UserRow,
+    body: { token?: string | undefined; autoPush?: boolean | undefined },
+  ): Promise<ReadwiseStatus> {
     if (body.token) {
       let accepted: boolean;
       try {
@@ -214,7 +217,11 @@ export class IntegrationsService {
         link: paragraphLink(this.d.publicUrl, row, reading),
       })),
     );
-    const name = title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 80) || 'notes';
+    const name =
+      title
+        .replace(/[^\p{L}\p{N} _-]+/gu, '')
+        .trim()
+        .slice(0, 80) || 'notes';
     return { filename: `${name}.md`, markdown };
   }
 }

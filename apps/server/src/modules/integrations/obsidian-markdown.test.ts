@@ -30,7 +30,13 @@ const book = {
   exportedAt: '2026-05-01T10:00:00.000Z',
 };
 
-const highlight = (id: string, quote: string, other: string, note: string, chapter = 'Loomings'): ObsidianHighlight => ({
+const highlight = (
+  id: string,
+  quote: string,
+  other: string,
+  note: string,
+  chapter = 'Loomings',
+): ObsidianHighlight => ({
   id,
   kind: note ? 'annotation' : 'highlight',
   chapterTitle: chapter,
@@ -57,7 +63,12 @@ describe('Obsidian Markdown', () => {
   it('writes each highlight as a quote with its translation, the note, and a block link back to Yidu', () => {
     const file = obsidianMarkdown(book, [
       highlight('1', 'Call me Ishmael.', '叫我以实玛利。', ''),
-      highlight('2', 'Some years ago—\nnever mind how long', '几年前——\n别管多久', 'A first line.\n\nA second paragraph.'),
+      highlight(
+        '2',
+        'Some years ago—\nnever mind how long',
+        '几年前——\n别管多久',
+        'A first line.\n\nA second paragraph.',
+      ),
       highlight('3', 'Whenever I find myself', '每当我发现自己', '', 'The Carpet-Bag'),
     ]);
     const tokens = marked.lexer(split(file).body);

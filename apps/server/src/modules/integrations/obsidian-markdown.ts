@@ -38,14 +38,16 @@ export function yamlString(value: string): string {
  * start of a line (a list, heading, rule, quote) is escaped there, and leading spaces (a code block) dropped.
  */
 export function markdownText(line: string): string {
-  return line
-    .trimStart()
-    .replace(/[\\`*_[\]<>!|~=^%$#&{}]/g, (c) => `\\${c}`)
-    // No address in the book's text becomes a link by itself (GFM's and Obsidian's autolinks).
-    .replace(/:\/\//g, '\\://')
-    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\\.`)
-    .replace(/^[-+]/, (c) => `\\${c}`)
-    .replace(/^(\d+)([.)])/, '$1\\$2');
+  return (
+    line
+      .trimStart()
+      .replace(/[\\`*_[\]<>!|~=^%$#&{}]/g, (c) => `\\${c}`)
+      // No address in the book's text becomes a link by itself (GFM's and Obsidian's autolinks).
+      .replace(/:\/\//g, '\\://')
+      .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\\.`)
+      .replace(/^[-+]/, (c) => `\\${c}`)
+      .replace(/^(\d+)([.)])/, '$1\\$2')
+  );
 }
 
 /** Lines of text as Markdown lines, blank lines kept (paragraph breaks), each line escaped. */

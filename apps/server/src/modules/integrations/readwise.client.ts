@@ -16,7 +16,8 @@ export interface ReadwiseHighlight {
   highlight_url: string;
 }
 
-export type PushResult = { ok: true } | { ok: false; reason: 'rejected' } | { ok: false; reason: 'rateLimited'; retryAfter: number };
+export type PushResult =
+  { ok: true } | { ok: false; reason: 'rejected' } | { ok: false; reason: 'rateLimited'; retryAfter: number };
 
 /** Readwise answered what Yidu cannot act on (a server error, a refused body) or did not answer. */
 export class ReadwiseUnavailable extends Error {

@@ -56,7 +56,10 @@ describe('highlights and notes to Readwise', () => {
   });
 
   it('refuses a token Readwise does not accept, keeps a good one sealed and shows only its end', async () => {
-    const bad = await t.call('PUT', '/api/integrations/readwise', { token: reader, body: { token: 'not-a-valid-token' } });
+    const bad = await t.call('PUT', '/api/integrations/readwise', {
+      token: reader,
+      body: { token: 'not-a-valid-token' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.data.key).toBe('readwiseTokenRejected');
     expect((await t.call('GET', '/api/integrations/readwise', { token: reader })).data.connected).toBe(false);
@@ -91,7 +94,9 @@ describe('highlights and notes to Readwise', () => {
     });
     expect(note.status).toBe(200);
 
-    const sent = await until('both highlights on Readwise', () => (readwise.received.length >= 2 ? readwise.received : undefined));
+    const sent = await until('both highlights on Readwise', () =>
+      readwise.received.length >= 2 ? readwise.received : undefined,
+    );
     expect(sent.map((s) => s.token)).toEqual([TOKEN, TOKEN]);
     const original = sent.find((s) => s.highlight.text === 'Paragraph 2')!.highlight;
     expect(original).toMatchObject({
@@ -117,7 +122,10 @@ describe('highlights and notes to Readwise', () => {
     );
 
     // An edited note goes again; nothing else is sent twice.
-    await t.call('PUT', `/api/reader/annotation/${note.data.id}`, { token: reader, body: { content: 'The narrator.' } });
+    await t.call('PUT', `/api/reader/annotation/${note.data.id}`, {
+      token: reader,
+      body: { content: 'The narrator.' },
+    });
     await until('the edited note', () => (readwise.received.length >= 3 ? true : undefined));
     expect(readwise.received[2]!.highlight.note).toMatch(/^The narrator\./);
     await new Promise((r) => setTimeout(r, 1500));
@@ -137,7 +145,11 @@ describe('highlights and notes to Readwise', () => {
     readwise.rateLimit(1, 2);
     const asked = await t.call('POST', '/api/integrations/readwise/push', { token: reader, body: {} });
     expect(asked.status).toBe(200);
-    await until('the highlights after the wait', () => (readwise.received.length >= before + 3 ? true : undefined), 30_000);
+    await until(
+      'the highlights after the wait',
+      () => (readwise.received.length >= before + 3 ? true : undefined),
+      30_000,
+    );
     const limitedAt = readwise.posts.find((p) => p.status === 429)!.at;
     const acceptedAt = readwise.posts.filter((p) => p.status === 200).at(-1)!.at;
     expect(acceptedAt - limitedAt).toBeGreaterThanOrEqual(2000);

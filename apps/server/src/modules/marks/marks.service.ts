@@ -42,7 +42,12 @@ export class MarksService {
    */
   private async create(user: UserRow, clientId: string | undefined, mark: NewMark): Promise<MarkRow> {
     if (!clientId || !this.writes) return this.repo.insert(mark);
-    const { id } = await this.writes.once(user.id, clientId, 'mark', async (db) => (await new MarksRepo(db).insert(mark)).id);
+    const { id } = await this.writes.once(
+      user.id,
+      clientId,
+      'mark',
+      async (db) => (await new MarksRepo(db).insert(mark)).id,
+    );
     const row = await this.repo.find(user.id, id);
     if (!row) throw fail('alreadyDeleted');
     return row;

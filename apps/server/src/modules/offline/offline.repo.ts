@@ -9,7 +9,12 @@ export class OfflineRepo {
   }
 
   /** Blocks of pages `from`..`to` in reading order, each with its finished translation into `lang` (or null). */
-  blocks(bookId: number, lang: string, from: number, to: number): Promise<(BlockRow & { translation: string | null })[]> {
+  blocks(
+    bookId: number,
+    lang: string,
+    from: number,
+    to: number,
+  ): Promise<(BlockRow & { translation: string | null })[]> {
     return this.db
       .selectFrom('book_blocks as b')
       .leftJoin('book_translations as t', (j) =>

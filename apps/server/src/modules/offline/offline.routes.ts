@@ -16,7 +16,7 @@ export const offlineRoutes: FastifyPluginAsyncZod<{ services: Services; guards: 
         tags: ['reader'],
         security: [{ bearer: [] }],
         summary:
-          "Up to 20 pages of a book to keep for reading offline, with the translations the reader has already paid for; pages not translated or not paid for are listed as missing. Nothing is charged or translated",
+          'Up to 20 pages of a book to keep for reading offline, with the translations the reader has already paid for; pages not translated or not paid for are listed as missing. Nothing is charged or translated',
         querystring: OfflinePagesQuery,
         response: { 200: envelopeOf(OfflinePages) },
       },

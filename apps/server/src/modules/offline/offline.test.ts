@@ -12,7 +12,8 @@ async function readPage(t: TestApp, token: string, code: string, page: number) {
   throw new Error(`page ${page} was not translated`);
 }
 
-const balance = async (t: TestApp, token: string) => (await t.call('GET', '/api/user/getUserinfo', { token })).data.points;
+const balance = async (t: TestApp, token: string) =>
+  (await t.call('GET', '/api/user/getUserinfo', { token })).data.points;
 
 describe('offline reading: marks made once however often they are sent, and pages to keep', () => {
   let t: TestApp;
@@ -45,7 +46,10 @@ describe('offline reading: marks made once however often they are sent, and page
       ['/api/reader/highlight', { bookCode: code, ...anchor, color: 'green' }],
       ['/api/reader/annotation', { bookCode: code, ...anchor, content: 'made offline' }],
       ['/api/reader/bookmark', { bookCode: code, page: 2, note: 'offline bookmark' }],
-      ['/api/vocabulary', { bookCode: code, language: 'zh', text: 'Paragraph', sentence: 'Paragraph 2 on page 1.', blockId: 'c1-b2' }],
+      [
+        '/api/vocabulary',
+        { bookCode: code, language: 'zh', text: 'Paragraph', sentence: 'Paragraph 2 on page 1.', blockId: 'c1-b2' },
+      ],
     ];
     for (const [url, body] of cases) {
       const clientId = randomUUID();
@@ -119,19 +123,25 @@ describe('offline reading: marks made once however often they are sent, and page
     expect(res.data.pages.map((p: { page: number }) => p.page)).toEqual([1]);
     expect(res.data.missing).toEqual([2, 3, 4]);
     const [page] = res.data.pages;
-    expect(page.blocks.every((b: { status: string; translation: string }) => b.status === 'done' && b.translation)).toBe(true);
+    expect(
+      page.blocks.every((b: { status: string; translation: string }) => b.status === 'done' && b.translation),
+    ).toBe(true);
     expect(page.blocks[1].translation).toContain('Paragraph 2 on page 1.');
     expect(await balance(t, reader)).toBe(before);
     expect(await translations()).toBe(rowsBefore);
 
     // In the book's own language every page is free.
-    const original = await t.call('GET', `/api/offline/pages?bookCode=${code}&language=en&from=1&to=30`, { token: reader });
+    const original = await t.call('GET', `/api/offline/pages?bookCode=${code}&language=en&from=1&to=30`, {
+      token: reader,
+    });
     expect(original.data.pages.map((p: { page: number }) => p.page)).toEqual([1, 2, 3, 4]);
     expect(original.data.pages[0].blocks[0].translation).toBeNull();
 
     // Another reader of the book has paid for nothing (and a private book is not theirs to take).
     const stranger = await registerUser(t, 'stranger');
-    const theirs = await t.call('GET', `/api/offline/pages?bookCode=${code}&language=zh&from=1&to=4`, { token: stranger });
+    const theirs = await t.call('GET', `/api/offline/pages?bookCode=${code}&language=zh&from=1&to=4`, {
+      token: stranger,
+    });
     expect(theirs.status === 404 || theirs.data.pages?.length === 0).toBe(true);
   });
 });

@@ -8,7 +8,9 @@ describe("a word's sentence and its translation, for Anki", () => {
     const paragraph = 'Call me Ishmael. Some years ago I went to sea. It is a way I have.';
     const translation = '叫我以实玛利。几年前我出海了。这是我的一种办法。';
     const languages = { source: 'en', target: 'zh' };
-    expect(sentenceTranslation(paragraph, translation, 'Some years ago I went to sea.', languages)).toBe('几年前我出海了。');
+    expect(sentenceTranslation(paragraph, translation, 'Some years ago I went to sea.', languages)).toBe(
+      '几年前我出海了。',
+    );
     // Not as many sentences: the whole paragraph's translation is the best there is.
     expect(sentenceTranslation(paragraph, '叫我以实玛利，几年前我出海了。', 'It is a way I have.', languages)).toBe(
       '叫我以实玛利，几年前我出海了。',
@@ -26,7 +28,11 @@ describe('words for Anki through HTTP', () => {
   let code: string;
   beforeAll(async () => {
     translator = await startFakeMicrosoft();
-    t = await startTestApp({ REQUIRE_INVITE: 'false', EMAIL_ACTIVATION: 'false', MICROSOFT_TRANSLATOR_ENDPOINT: translator.url });
+    t = await startTestApp({
+      REQUIRE_INVITE: 'false',
+      EMAIL_ACTIVATION: 'false',
+      MICROSOFT_TRANSLATOR_ENDPOINT: translator.url,
+    });
     reader = await registerUser(t, 'reader');
     code = await seedPagedBook(t, 'reader', {
       pages: 2,
@@ -41,7 +47,9 @@ describe('words for Anki through HTTP', () => {
 
   it("gives the sentence's translation only for a page the reader paid for, and remembers what was sent", async () => {
     for (let i = 0; i < 200; i++) {
-      const page = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=1`, { token: reader });
+      const page = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=1`, {
+        token: reader,
+      });
       if (page.data.blocks.every((b: { status: string }) => b.status === 'done')) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -72,7 +80,9 @@ describe('words for Anki through HTTP', () => {
 
     const sent = await t.call('POST', '/api/vocabulary/anki/sent', { token: reader, body: { ids: [paid.data.id] } });
     expect(sent.data.marked).toBe(1);
-    expect((await t.call('POST', '/api/vocabulary/anki/sent', { token: reader, body: { ids: [paid.data.id] } })).data.marked).toBe(0);
+    expect(
+      (await t.call('POST', '/api/vocabulary/anki/sent', { token: reader, body: { ids: [paid.data.id] } })).data.marked,
+    ).toBe(0);
     const unsent = (await t.call('GET', '/api/vocabulary/anki?unsent=true', { token: reader })).data;
     expect(unsent.map((w: { id: number }) => w.id)).toEqual([unpaid.data.id]);
     const listed = (await t.call('GET', '/api/vocabulary', { token: reader })).data.items;
@@ -80,6 +90,9 @@ describe('words for Anki through HTTP', () => {
 
     // Nobody marks another reader's words.
     const other = await registerUser(t, 'other');
-    expect((await t.call('POST', '/api/vocabulary/anki/sent', { token: other, body: { ids: [unpaid.data.id] } })).data.marked).toBe(0);
+    expect(
+      (await t.call('POST', '/api/vocabulary/anki/sent', { token: other, body: { ids: [unpaid.data.id] } })).data
+        .marked,
+    ).toBe(0);
   });
 });

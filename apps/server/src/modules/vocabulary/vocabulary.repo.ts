@@ -144,7 +144,9 @@ export class VocabularyRepo {
     filter: { bookCode?: string | undefined; unsent?: boolean | undefined; limit: number },
   ): Promise<(WordRow & { paragraph: string | null; translation: string | null })[]> {
     let query = this.selectWords(userId)
-      .leftJoin('book_blocks as bb', (j) => j.onRef('bb.book_id', '=', 'w.book_id').onRef('bb.block_id', '=', 'w.block_id'))
+      .leftJoin('book_blocks as bb', (j) =>
+        j.onRef('bb.book_id', '=', 'w.book_id').onRef('bb.block_id', '=', 'w.block_id'),
+      )
       .leftJoin('book_translations as t', (j) =>
         j
           .onRef('t.book_id', '=', 'bb.book_id')

@@ -64,16 +64,14 @@ export function ReadwiseSection() {
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text>
             {t('integrations.readwise.connected', { hint: s.tokenHint ?? '' })}
-            {s.lastPushAt ? ` · ${t('integrations.readwise.lastPush', { time: dayjs(s.lastPushAt).format('YYYY-MM-DD HH:mm') })}` : ''}
+            {s.lastPushAt
+              ? ` · ${t('integrations.readwise.lastPush', { time: dayjs(s.lastPushAt).format('YYYY-MM-DD HH:mm') })}`
+              : ''}
           </Typography.Text>
           <Typography.Text type="secondary">{t('integrations.readwise.pending', { count: s.pending })}</Typography.Text>
           {lastError && <Alert type="warning" showIcon message={lastError} />}
           <label className="yd-readwise-auto">
-            <Switch
-              checked={s.autoPush}
-              loading={save.isPending}
-              onChange={(autoPush) => save.mutate({ autoPush })}
-            />{' '}
+            <Switch checked={s.autoPush} loading={save.isPending} onChange={(autoPush) => save.mutate({ autoPush })} />{' '}
             {t('integrations.readwise.autoPush')}
           </label>
           <Space wrap>
@@ -94,7 +92,11 @@ export function ReadwiseSection() {
           aria-label={t('integrations.readwise.token')}
           autoComplete="off"
         />
-        <Button loading={save.isPending} disabled={token.trim().length < 10} onClick={() => save.mutate({ token: token.trim() })}>
+        <Button
+          loading={save.isPending}
+          disabled={token.trim().length < 10}
+          onClick={() => save.mutate({ token: token.trim() })}
+        >
           {t('integrations.readwise.connect')}
         </Button>
       </Space.Compact>

@@ -1,11 +1,13 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { Alert, Button, Modal, Progress, Space, Tooltip, Typography } from 'antd';
-import { CloudDownloadOutlined, CheckCircleFilled, DeleteOutlined, SyncOutlined } from '@ant-design/icons';
+import { lazy, Suspense, useState } from 'react';
+import { Button, Tooltip } from 'antd';
+import { CloudDownloadOutlined, CheckCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { bookKey } from './store.ts';
-import { formatBytes, useDownloadedBooks } from './useDownloads.ts';
+import { useDownloadedBooks } from './useDownloads.ts';
 import './offline.css';
+
+// Loaded when first opened: the reader's first page comes with less code.
+const DownloadDialog = lazy(() => import('./DownloadDialog.tsx').then((m) => ({ default: m.DownloadDialog })));
 
 interface DownloadControlProps {
   bookCode: string;
@@ -27,7 +29,6 @@ export function DownloadControl({ bookCode, bookName, language, variant }: Downl
   const key = bookKey(bookCode, language);
   const book = downloads.books?.[key];
   const progress = downloads.running[key];
-  const error = downloads.errors[key];
   const label = progress ? t('offline.downloading') : book ? t('offline.downloaded') : t('offline.download');
   const icon = book && !progress ? <CheckCircleFilled /> : <CloudDownloadOutlined />;
 
@@ -48,56 +49,11 @@ export function DownloadControl({ bookCode, bookName, language, variant }: Downl
           {label}
         </Button>
       )}
-      <Modal
-        open={open}
-        title={t('offline.title', { book: bookName })}
-        onCancel={() => setOpen(false)}
-        footer={null}
-        destroyOnHidden
-      >
-        <div className="yd-offline-panel">
-          <Typography.Paragraph type="secondary">{t('offline.explain')}</Typography.Paragraph>
-          {progress && (
-            <div role="status">
-              <Progress
-                percent={progress.pageCount ? Math.round((progress.pagesDone / progress.pageCount) * 100) : 0}
-                status="active"
-              />
-              <Typography.Text>
-                {t('offline.progress', { done: progress.pagesDone, count: progress.pageCount, size: formatBytes(progress.bytes) })}
-              </Typography.Text>
-            </div>
-          )}
-          {book && !progress && (
-            <div role="status" className="yd-offline-kept-facts">
-              <CheckCircleFilled className="yd-offline-ok" />{' '}
-              {t('offline.kept', { pages: book.pages.length, size: formatBytes(book.bytes) })}
-              {book.missing.length > 0 && (
-                <Typography.Paragraph type="secondary">{t('offline.missing', { count: book.missing.length })}</Typography.Paragraph>
-              )}
-            </div>
-          )}
-          {error && <Alert type="error" showIcon message={error} />}
-          <Space wrap>
-            <Button
-              type="primary"
-              icon={book ? <SyncOutlined /> : <CloudDownloadOutlined />}
-              loading={!!progress}
-              onClick={() => void downloads.download(bookCode, language)}
-            >
-              {book ? t('offline.update') : t('offline.start')}
-            </Button>
-            {book && !progress && (
-              <Button danger icon={<DeleteOutlined />} onClick={() => void downloads.remove(key)}>
-                {t('offline.remove')}
-              </Button>
-            )}
-            <Link to="/downloads" onClick={() => setOpen(false)}>
-              {t('offline.allDownloads')}
-            </Link>
-          </Space>
-        </div>
-      </Modal>
+      {open && (
+        <Suspense fallback={null}>
+          <DownloadDialog bookCode={bookCode} bookName={bookName} language={language} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -29,11 +29,16 @@ export default function DownloadsPage() {
   const books = Object.values(downloads.books ?? {}).sort((a, b) => b.downloadedAt.localeCompare(a.downloadedAt));
   const total = books.reduce((sum, b) => sum + b.bytes, 0);
   useEffect(() => {
-    void navigator.storage?.estimate?.().then(setUsage).catch(() => undefined);
+    void navigator.storage
+      ?.estimate?.()
+      .then(setUsage)
+      .catch(() => undefined);
   }, [downloads.books]);
 
   const open = (book: StoredBook) => {
-    useTabs.getState().addBook({ bookCode: book.bookCode, name: book.detail.bookName, language: book.language, cover: null });
+    useTabs
+      .getState()
+      .addBook({ bookCode: book.bookCode, name: book.detail.bookName, language: book.language, cover: null });
     void navigate(readerPath(book.bookCode, book.language));
   };
 
@@ -43,7 +48,9 @@ export default function DownloadsPage() {
       <Typography.Paragraph type="secondary">{t('offline.pageIntro')}</Typography.Paragraph>
       <Typography.Paragraph>
         {t('offline.total', { count: books.length, size: formatBytes(total) })}
-        {usage.quota ? ` · ${t('offline.quota', { used: formatBytes(usage.usage ?? 0), quota: formatBytes(usage.quota) })}` : ''}
+        {usage.quota
+          ? ` · ${t('offline.quota', { used: formatBytes(usage.usage ?? 0), quota: formatBytes(usage.quota) })}`
+          : ''}
       </Typography.Paragraph>
       <List
         loading={downloads.books === undefined}
@@ -62,7 +69,11 @@ export default function DownloadsPage() {
                 cancelText={t('common.cancel')}
                 onConfirm={() => void downloads.remove(book.key)}
               >
-                <Button danger icon={<DeleteOutlined />} aria-label={t('offline.removeBook', { book: book.detail.bookName })}>
+                <Button
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={t('offline.removeBook', { book: book.detail.bookName })}
+                >
                   {t('offline.remove')}
                 </Button>
               </Popconfirm>,

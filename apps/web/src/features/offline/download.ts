@@ -36,10 +36,7 @@ export async function downloadBook(
   let pageCount = detail.pageCount;
   for (let from = 1; from <= pageCount; from += OFFLINE_PAGES_PER_CALL) {
     signal?.throwIfAborted();
-    const batch = await offlineApi.pages(
-      { bookCode, language, from, to: from + OFFLINE_PAGES_PER_CALL - 1 },
-      signal,
-    );
+    const batch = await offlineApi.pages({ bookCode, language, from, to: from + OFFLINE_PAGES_PER_CALL - 1 }, signal);
     pageCount = batch.pageCount;
     missing.push(...batch.missing);
     for (const data of batch.pages) {

@@ -127,7 +127,12 @@ export async function answer(
       inTranslation: Boolean(b.inTranslation),
       language: (b.language as string | null | undefined) ?? null,
       quote: String(b.quote ?? ''),
-      content: kind === 'annotation' ? String(b.content ?? '').trim() : kind === 'bookmark' ? ((b.note as string) ?? null) : null,
+      content:
+        kind === 'annotation'
+          ? String(b.content ?? '').trim()
+          : kind === 'bookmark'
+            ? ((b.note as string) ?? null)
+            : null,
       color: kind === 'styled' && style === 'highlight' ? String(b.color ?? 'yellow') : null,
       createdAt: now,
       updatedAt: now,
@@ -174,7 +179,15 @@ async function editOffline(id: number, content: string, path: string, body: unkn
   await updateMarks(holder.bookCode, (marks) => marks.map((m) => (m.id === id ? updated : m)));
   const create = id < 0 ? await queuedCreate(id) : undefined;
   if (create) await replaceQueued({ ...create, body: { ...(create.body as object), content: content.trim() } });
-  else if (id < 0) await enqueue({ clientId: uuid(), method: 'PUT', path, body, bookCode: holder.bookCode, targetClientId: await sentClientId(id) });
+  else if (id < 0)
+    await enqueue({
+      clientId: uuid(),
+      method: 'PUT',
+      path,
+      body,
+      bookCode: holder.bookCode,
+      targetClientId: await sentClientId(id),
+    });
   else await enqueue({ clientId: uuid(), method: 'PUT', path, body, bookCode: holder.bookCode });
   return { value: updated };
 }

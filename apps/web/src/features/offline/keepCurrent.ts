@@ -9,7 +9,13 @@ type Query = Record<string, string | number | boolean | undefined | null> | unde
  * marks and position), so that it is current when the network goes. Marks made offline and not sent
  * yet (negative ids) are kept.
  */
-export async function keepCurrent(method: string, path: string, query: Query, body: unknown, data: unknown): Promise<void> {
+export async function keepCurrent(
+  method: string,
+  path: string,
+  query: Query,
+  body: unknown,
+  data: unknown,
+): Promise<void> {
   const b = (body ?? {}) as Record<string, unknown>;
   if (method === 'GET' && path === '/reader/marks' && !query?.kind) {
     const bookCode = String(query?.bookCode);

@@ -52,8 +52,20 @@ async function downloaded(): Promise<void> {
   await put('marks', { bookCode: 'moby', marks: [] });
 }
 
-const offline = () => vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-const anchor = { bookCode: 'moby', blockId: 'c1-b2', start: 0, end: 4, quote: 'Call', inTranslation: false, language: 'zh' };
+const offline = () =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+  );
+const anchor = {
+  bookCode: 'moby',
+  blockId: 'c1-b2',
+  start: 0,
+  end: 4,
+  quote: 'Call',
+  inTranslation: false,
+  language: 'zh',
+};
 
 describe('offline reading in the browser', () => {
   beforeEach(async () => {
@@ -81,7 +93,9 @@ describe('offline reading in the browser', () => {
       key: 'pageNotDownloaded',
     });
     // A book that was not downloaded fails as it would without offline reading.
-    await expect(readerApi.page({ bookCode: 'other', language: 'zh', page: 1 })).rejects.toMatchObject({ key: 'network' });
+    await expect(readerApi.page({ bookCode: 'other', language: 'zh', page: 1 })).rejects.toMatchObject({
+      key: 'network',
+    });
   });
 
   it('sends a highlight made offline once, even when the answer to the first send is lost', async () => {

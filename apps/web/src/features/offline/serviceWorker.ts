@@ -35,12 +35,13 @@ function versionOf(worker: ServiceWorker): Promise<{ build: string; files: strin
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   const container = navigator.serviceWorker;
-  const hadController = container.controller !== null;
   const entry = pageEntry();
 
   container.addEventListener('controllerchange', () => {
+    // Also when the first worker takes over the page that installed it: it serves that page's build,
+    // so nothing happens; any later worker of another build reloads the page once.
     const worker = container.controller;
-    if (!hadController || !worker || !entry) return;
+    if (!worker || !entry) return;
     void versionOf(worker).then((version) => {
       if (!version || version.files.includes(entry)) return;
       let reloadedFor: string | null = null;

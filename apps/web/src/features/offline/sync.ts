@@ -14,7 +14,11 @@ export function setSyncListener(listener: (bookCodes: string[]) => void): void {
 
 /** A refusal that sending again will not change (the mark is gone, the book too): the change is dropped. */
 const isFinal = (error: unknown) =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+  error instanceof ApiError &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.status !== 408 &&
+  error.status !== 429;
 
 let running: Promise<void> | undefined;
 
@@ -83,7 +87,10 @@ async function send(op: QueuedOp): Promise<void> {
   } catch (error) {
     if (op.localId !== undefined && op.bookCode && error instanceof ApiError && error.key === 'alreadyDeleted') {
       const marks = (await storedMarks(op.bookCode)) ?? [];
-      await saveMarks(op.bookCode, marks.filter((m) => m.id !== op.localId));
+      await saveMarks(
+        op.bookCode,
+        marks.filter((m) => m.id !== op.localId),
+      );
     }
     throw error;
   } finally {
@@ -94,7 +101,10 @@ async function send(op: QueuedOp): Promise<void> {
 /** The furthest position wins without asking; going back to where this device stopped is asked first. */
 async function sendPosition(op: QueuedOp): Promise<void> {
   const body = op.body as { bookCode: string; page: number; blockId?: string | null; language: string };
-  const server = await request<Position | null>('/reader/position', { query: { bookCode: body.bookCode }, offline: false });
+  const server = await request<Position | null>('/reader/position', {
+    query: { bookCode: body.bookCode },
+    offline: false,
+  });
   if (server && server.page > body.page) {
     await put('conflicts', {
       bookCode: body.bookCode,

@@ -29,7 +29,10 @@ export const useDownloads = create<Downloads>((set, get) => ({
   download: async (bookCode, language) => {
     const key = bookKey(bookCode, language);
     if (get().running[key]) return;
-    set((s) => ({ running: { ...s.running, [key]: { pagesDone: 0, pageCount: 0, bytes: 0 } }, errors: { ...s.errors, [key]: '' } }));
+    set((s) => ({
+      running: { ...s.running, [key]: { pagesDone: 0, pageCount: 0, bytes: 0 } },
+      errors: { ...s.errors, [key]: '' },
+    }));
     try {
       // Ask the browser not to clear the store when space runs short (it may say no).
       void navigator.storage?.persist?.().catch(() => undefined);

@@ -34,8 +34,7 @@ import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
-import { DownloadControl } from '../offline/DownloadControl.tsx';
-import { paragraphLinkTarget, usePositionConflict } from '../offline/readerHooks.tsx';
+import { paragraphLinkTarget } from '../offline/paragraphLink.ts';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -46,6 +45,14 @@ const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ de
 const LookupCard = lazy(() => import('./LookupCard.tsx').then((m) => ({ default: m.LookupCard })));
 const WrongTranslationModal = lazy(() =>
   import('../glossary/WrongTranslationModal.tsx').then((m) => ({ default: m.WrongTranslationModal })),
+);
+// Offline reading's parts of the reader, loaded after the page: its download control and the question
+// asked when another device read further.
+const DownloadControl = lazy(() =>
+  import('../offline/DownloadControl.tsx').then((m) => ({ default: m.DownloadControl })),
+);
+const PositionConflictPrompt = lazy(() =>
+  import('../offline/PositionConflictPrompt.tsx').then((m) => ({ default: m.PositionConflictPrompt })),
 );
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
 
@@ -209,7 +216,6 @@ export function Reader({ book, language }: ReaderProps) {
     onNextPage: next,
   });
   useReadingHeartbeat(bookCode, page, aloud.state === 'playing');
-  usePositionConflict(bookCode, goTo);
 
   const copy = async () => {
     if (!selection) return;
@@ -408,7 +414,12 @@ export function Reader({ book, language }: ReaderProps) {
             language={language}
           />
         }
-        offline={<DownloadControl bookCode={bookCode} bookName={book.bookName} language={language} variant="icon" />}
+        offline={
+          <Suspense fallback={null}>
+            <DownloadControl bookCode={bookCode} bookName={book.bookName} language={language} variant="icon" />
+            <PositionConflictPrompt bookCode={bookCode} goTo={goTo} />
+          </Suspense>
+        }
         tools={
           <ReadAloudControl
             aloud={aloud}

@@ -16,7 +16,13 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import { DeleteOutlined, DownloadOutlined, EnvironmentOutlined, PlayCircleOutlined, SendOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EnvironmentOutlined,
+  PlayCircleOutlined,
+  SendOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errors.ts';
 import { readerPath } from '../../api/reader.ts';

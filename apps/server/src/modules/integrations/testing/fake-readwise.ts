@@ -42,10 +42,12 @@ function fieldErrors(h: Record<string, unknown>): string[] {
   if (typeof h.text !== 'string' || h.text.length === 0) errors.push('text: This field is required.');
   else if (h.text.length > 8191) errors.push('text: Ensure this field has no more than 8191 characters.');
   if (h.title !== undefined && (typeof h.title !== 'string' || h.title.length > 511)) errors.push('title: invalid');
-  if (h.author !== undefined && (typeof h.author !== 'string' || h.author.length > 1024)) errors.push('author: invalid');
+  if (h.author !== undefined && (typeof h.author !== 'string' || h.author.length > 1024))
+    errors.push('author: invalid');
   if (h.note !== undefined && (typeof h.note !== 'string' || h.note.length > 8191)) errors.push('note: invalid');
   if (h.location !== undefined && !Number.isInteger(h.location)) errors.push('location: A valid integer is required.');
-  if (h.location_type !== undefined && !LOCATION_TYPES.has(String(h.location_type))) errors.push('location_type: invalid choice');
+  if (h.location_type !== undefined && !LOCATION_TYPES.has(String(h.location_type)))
+    errors.push('location_type: invalid choice');
   if (h.highlight_url !== undefined && (typeof h.highlight_url !== 'string' || h.highlight_url.length > 4095))
     errors.push('highlight_url: invalid');
   if (h.highlighted_at !== undefined && Number.isNaN(Date.parse(String(h.highlighted_at))))
@@ -69,7 +71,10 @@ export async function startFakeReadwise(): Promise<FakeReadwise> {
   const server = createServer((request, response) => {
     void (async () => {
       const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
-        response.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
+        response.writeHead(status, {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        });
         response.end(body === undefined ? undefined : JSON.stringify(body));
       };
       const auth = /^Token (.+)$/.exec(request.headers.authorization ?? '')?.[1];
@@ -82,9 +87,13 @@ export async function startFakeReadwise(): Promise<FakeReadwise> {
       if (limited > 0) {
         limited -= 1;
         posts.push({ at, status: 429, count: 0 });
-        return send(429, { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` }, {
-          'retry-after': String(retryAfter),
-        });
+        return send(
+          429,
+          { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` },
+          {
+            'retry-after': String(retryAfter),
+          },
+        );
       }
       let parsed: { highlights?: unknown };
       try {
@@ -105,7 +114,8 @@ export async function startFakeReadwise(): Promise<FakeReadwise> {
       for (const h of parsed.highlights) received.push({ at, token: auth, highlight: h as ReceivedHighlight });
       posts.push({ at, status: 200, count: parsed.highlights.length });
       const books = new Map<string, ReceivedHighlight[]>();
-      for (const h of parsed.highlights as ReceivedHighlight[]) books.set(h.title ?? '', [...(books.get(h.title ?? '') ?? []), h]);
+      for (const h of parsed.highlights as ReceivedHighlight[])
+        books.set(h.title ?? '', [...(books.get(h.title ?? '') ?? []), h]);
       send(
         200,
         [...books].map(([title, list], i) => ({

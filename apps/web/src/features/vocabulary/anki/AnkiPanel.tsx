@@ -106,7 +106,10 @@ export function AnkiPanel({ open, onClose, bookCode }: { open: boolean; onClose:
         setResult(t('anki.nothingNew'));
         return;
       }
-      const { added, duplicate, errors } = await addNew(settings.address, words.map((w) => noteOf(w, settings)));
+      const { added, duplicate, errors } = await addNew(
+        settings.address,
+        words.map((w) => noteOf(w, settings)),
+      );
       // A duplicate is already in the deck: remembered as sent too, so it is not offered again.
       const sent = words.filter((_, i) => added[i] || duplicate[i]).map((w) => w.id);
       if (sent.length > 0) await integrationsApi.ankiSent(sent);

@@ -100,6 +100,8 @@ export async function addNew(
   let next = 0;
   const added = notes.map((_, i) => (checks[i]?.canAdd ? ids[next++] != null : false));
   const duplicate = notes.map((_, i) => !checks[i]?.canAdd && isDuplicateError(checks[i]?.error));
-  const errors = [...new Set(checks.flatMap((c) => (!c.canAdd && !isDuplicateError(c.error) && c.error ? [c.error] : [])))];
+  const errors = [
+    ...new Set(checks.flatMap((c) => (!c.canAdd && !isDuplicateError(c.error) && c.error ? [c.error] : []))),
+  ];
   return { added, duplicate, errors };
 }

@@ -39,7 +39,8 @@ export function sourceValue(word: AnkiWord, source: Source): string {
 
 export function noteOf(word: AnkiWord, settings: AnkiSettings): AnkiNote {
   const fields: Record<string, string> = {};
-  for (const [field, source] of Object.entries(settings.fields)) fields[field] = source ? sourceValue(word, source) : '';
+  for (const [field, source] of Object.entries(settings.fields))
+    fields[field] = source ? sourceValue(word, source) : '';
   return {
     deckName: settings.deck,
     modelName: settings.model,

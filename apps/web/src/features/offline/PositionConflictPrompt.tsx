@@ -3,27 +3,17 @@ import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { resolveConflict, useConflicts } from './sync.ts';
 
-let lastLink: { search: string; target: { page: number; blockId: string } | undefined } | undefined;
-
-/**
- * The paragraph a link names (`?page=12&block=c3-b4`, as Readwise and Obsidian notes link back), the
- * same object for the same address so that the reader jumps once per arrival.
- */
-export function paragraphLinkTarget(search: string): { page: number; blockId: string } | undefined {
-  if (lastLink?.search === search) return lastLink.target;
-  const params = new URLSearchParams(search);
-  const page = Number(params.get('page'));
-  const blockId = params.get('block');
-  const target = Number.isInteger(page) && page > 0 && blockId ? { page, blockId } : undefined;
-  lastLink = { search, target };
-  return target;
-}
-
 /**
  * After reading offline, the server may hold a further position (read on another device): the reader
  * is asked before being moved — go to the further page, or stay (and this page becomes the position).
  */
-export function usePositionConflict(bookCode: string, goTo: (page: number, blockId?: string | null) => void): void {
+export function PositionConflictPrompt({
+  bookCode,
+  goTo,
+}: {
+  bookCode: string;
+  goTo: (page: number, blockId?: string | null) => void;
+}): null {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const conflict = useConflicts((s) => s.conflicts.find((c) => c.bookCode === bookCode));
@@ -47,4 +37,5 @@ export function usePositionConflict(bookCode: string, goTo: (page: number, block
       onCancel: () => void resolveConflict(conflict, true),
     });
   }, [conflict, modal, t]);
+  return null;
 }
