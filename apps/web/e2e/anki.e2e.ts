@@ -78,6 +78,11 @@ describe('words to Anki through AnkiConnect, from the browser', () => {
       const { context, page } = await newPage(browser, 'zh', baseUrl);
       await context.addInitScript((value) => window.localStorage.setItem('authToken', value), reader.token);
       try {
+        /** An option of the select that is open. */
+        const option = (title: string) =>
+          page.locator(
+            `.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${title}"]`,
+          );
         await page.goto('/vocabulary');
         await page.getByRole('button', { name: buttonName(t('anki.open')) }).click();
         const dialog = page.getByRole('dialog');
@@ -98,14 +103,14 @@ describe('words to Anki through AnkiConnect, from the browser', () => {
 
         // A note type Anki cannot open: its error answer is shown.
         await dialog.getByRole('combobox', { name: t('anki.model') }).click();
-        await page.locator('.ant-select-item-option', { hasText: 'Broken' }).click();
+        await option('Broken').click();
         await dialog.getByText('model was not found').waitFor();
         await dialog.getByRole('combobox', { name: t('anki.model') }).click();
-        await page.locator('.ant-select-item-option', { hasText: 'Basic' }).click();
+        await option('Basic').click();
         await dialog.getByRole('combobox', { name: t('anki.fieldFor', { field: 'Back' }) }).waitFor();
 
         await dialog.getByRole('combobox', { name: t('anki.deck') }).click();
-        await page.locator('.ant-select-item-option', { hasText: 'Yidu' }).click();
+        await option('Yidu').click();
         if (SHOTS) {
           await page.setViewportSize({ width: 375, height: 900 });
           await page.screenshot({ path: path.resolve(SHOTS, 'anki-settings-zh-375.png') });

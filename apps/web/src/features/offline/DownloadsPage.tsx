@@ -5,6 +5,7 @@ import { DeleteOutlined, ReadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { readerPath } from '../../api/reader.ts';
 import { usePageTitle } from '../../shell/usePageTitle.ts';
+import { useLanguageNames } from '../books/bookUtils.ts';
 import { useTabs } from '../../stores/tabs.ts';
 import type { StoredBook } from './db.ts';
 import { mediaUrl } from './store.ts';
@@ -25,6 +26,7 @@ export default function DownloadsPage() {
   usePageTitle(t('offline.pageTitle'));
   const navigate = useNavigate();
   const downloads = useDownloadedBooks();
+  const { nameOf } = useLanguageNames();
   const [usage, setUsage] = useState<{ usage?: number; quota?: number }>({});
   const books = Object.values(downloads.books ?? {}).sort((a, b) => b.downloadedAt.localeCompare(a.downloadedAt));
   const total = books.reduce((sum, b) => sum + b.bytes, 0);
@@ -88,7 +90,7 @@ export default function DownloadsPage() {
                     pages: book.pages.length,
                     count: book.detail.pageCount,
                     size: formatBytes(book.bytes),
-                    language: book.language,
+                    language: nameOf(book.language) ?? book.language,
                   })}
                 </span>
                 {book.missing.length > 0 && (

@@ -167,4 +167,28 @@ describe('offline reading in the browser', () => {
     // And the downloaded copy follows what the server has.
     await vi.waitFor(async () => expect((await storedMarks('moby'))!.map((m) => m.id)).toEqual([7]));
   });
+  it('does not send a mark made offline that was deleted while the queue was being sent', async () => {
+    offline();
+    const first = await readerApi.addHighlight(anchor, 'highlight', 'yellow');
+    const second = await readerApi.addHighlight({ ...anchor, start: 5, end: 8 }, 'highlight', 'blue');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { calls } = fakeFetch({
+      'POST /api/reader/highlight': async () => {
+        await held;
+        return ok({ ...first, id: 90 });
+      },
+    });
+    const sending = flushOutbox();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    offline();
+    await readerApi.deleteHighlight(second.id);
+    const later = fakeFetch({ 'POST /api/reader/highlight': ok({ ...second, id: 91 }) });
+    release();
+    await sending;
+    expect(calls).toHaveLength(1);
+    expect(later.calls).toHaveLength(0);
+    expect(await getAll('outbox')).toHaveLength(0);
+    expect((await storedMarks('moby'))!.map((m) => m.id)).toEqual([90]);
+  });
 });

@@ -42,7 +42,10 @@ async function flush(): Promise<void> {
   useConnectivity.setState({ syncing: true });
   const touched = new Set<string>();
   try {
-    for (const op of ops) {
+    for (const listed of ops) {
+      // Changed or withdrawn meanwhile (a mark made offline deleted before it was sent): as it is now.
+      const op = await get('outbox', listed.seq!);
+      if (!op) continue;
       try {
         await send(op);
       } catch (error) {
