@@ -107,11 +107,13 @@ describe('words to Anki through AnkiConnect, from the browser', () => {
         await dialog.getByText('model was not found').waitFor();
         await dialog.getByRole('combobox', { name: t('anki.model') }).click();
         await option('Basic').click();
+        await dialog.getByText('model was not found').waitFor({ state: 'detached' });
         await dialog.getByRole('combobox', { name: t('anki.fieldFor', { field: 'Back' }) }).waitFor();
 
         await dialog.getByRole('combobox', { name: t('anki.deck') }).click();
         await option('Yidu').click();
         if (SHOTS) {
+          await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'detached' });
           await page.setViewportSize({ width: 375, height: 900 });
           await page.screenshot({ path: path.resolve(SHOTS, 'anki-settings-zh-375.png') });
           await page.setViewportSize({ width: 1280, height: 800 });

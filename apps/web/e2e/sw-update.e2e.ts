@@ -69,7 +69,8 @@ describe('a new deployment reaches an open app through the service worker', () =
             timeout: 60_000,
           },
         );
-        expect(loads).toBe(1);
+        // The new page may have its script before it has finished loading.
+        await expect.poll(() => loads).toBe(1);
         await expect.poll(() => page.evaluate(() => localStorage.getItem('swReloadedFor'))).toBeNull();
         // Settled: the page runs the worker's build and does not reload again.
         await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));

@@ -66,10 +66,14 @@ export function AnkiPanel({ open, onClose, bookCode }: { open: boolean; onClose:
   };
 
   const chooseModel = async (model: string, decks = collection?.decks ?? [], models = collection?.models ?? []) => {
+    // The choice shows at once; its fields follow from Anki (or its error does).
+    setCollection({ decks, models, fieldNames: [] });
+    const previous = settings;
+    update({ model });
     const fieldNames = await invoke<string[]>(settings.address, 'modelFieldNames', { modelName: model });
     setCollection({ decks, models, fieldNames });
-    const known = model === settings.model && Object.keys(settings.fields).join() === fieldNames.join();
-    update({ model, fields: known ? settings.fields : guessFields(fieldNames) });
+    const known = model === previous.model && Object.keys(previous.fields).join() === fieldNames.join();
+    update({ model, fields: known ? previous.fields : guessFields(fieldNames) });
   };
 
   const connect = async () => {
@@ -161,7 +165,11 @@ export function AnkiPanel({ open, onClose, bookCode }: { open: boolean; onClose:
               <Form.Item label={t('anki.model')}>
                 <Select
                   value={settings.model}
-                  onChange={(model) => void chooseModel(model).catch((error: unknown) => setProblem(explain(error)))}
+                  onChange={(model) =>
+                    void chooseModel(model)
+                      .then(() => setProblem(null))
+                      .catch((error: unknown) => setProblem(explain(error)))
+                  }
                   options={collection.models.map((m) => ({ value: m, label: m }))}
                   aria-label={t('anki.model')}
                 />
@@ -181,7 +189,7 @@ export function AnkiPanel({ open, onClose, bookCode }: { open: boolean; onClose:
                 type="primary"
                 icon={<SendOutlined />}
                 loading={busy === 'send'}
-                disabled={!settings.deck || !settings.model}
+                disabled={!settings.deck || !settings.model || collection.fieldNames.length === 0}
                 onClick={() => void send()}
               >
                 {t('anki.send')}
