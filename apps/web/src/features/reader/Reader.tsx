@@ -415,10 +415,13 @@ export function Reader({ book, language }: ReaderProps) {
           />
         }
         offline={
-          <Suspense fallback={null}>
-            <DownloadControl bookCode={bookCode} bookName={book.bookName} language={language} variant="icon" />
-            <PositionConflictPrompt bookCode={bookCode} goTo={goTo} />
-          </Suspense>
+          // After the first page has come: it never waits for these.
+          data && (
+            <Suspense fallback={null}>
+              <DownloadControl bookCode={bookCode} bookName={book.bookName} language={language} variant="icon" />
+              <PositionConflictPrompt bookCode={bookCode} goTo={goTo} />
+            </Suspense>
+          )
         }
         tools={
           <ReadAloudControl
