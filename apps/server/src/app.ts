@@ -46,6 +46,8 @@ import { kosyncRoutes } from './modules/kosync/kosync.routes.ts';
 
 /** Paths counted by the global rate limit: the API, and what e-readers call (the catalogs, the progress sync). */
 const isLimitedPath = (url: string) => ['/api/', '/opds', '/kosync'].some((prefix) => url.startsWith(prefix));
+import { offlineRoutes } from './modules/offline/offline.routes.ts';
+import { integrationsRoutes } from './modules/integrations/integrations.routes.ts';
 
 /**
  * Builds the HTTP application without listening, so that tests drive it with `inject` or a real
@@ -126,6 +128,8 @@ export async function buildApp(
       await api.register(readingStatsRoutes, { services, guards });
       await api.register(mediaRoutes, { media: services.media });
       await api.register(devicesRoutes, { services, guards });
+      await api.register(offlineRoutes, { services, guards });
+      await api.register(integrationsRoutes, { services, guards });
     },
     { prefix: '/api' },
   );

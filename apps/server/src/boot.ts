@@ -24,6 +24,7 @@ import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { AI_MODELS_TOPIC } from './modules/setup/ai-models.service.ts';
 import { registerSetupJobs, scheduleProbes } from './modules/setup/setup.jobs.ts';
+import { registerIntegrationsJobs } from './modules/integrations/integrations.jobs.ts';
 
 export interface Running {
   config: Config;
@@ -139,6 +140,7 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
         extraction: services.glossaryExtraction,
         retranslation: services.retranslation,
       });
+      registerIntegrationsJobs(queue, services.integrations);
       await queue.startWorkers();
       await scheduleProbes(queue, config.engineProbeMinutes);
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');

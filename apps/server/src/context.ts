@@ -56,6 +56,9 @@ import { KosyncService } from './modules/kosync/kosync.service.ts';
 import { CatalogRepo } from './modules/opds/catalog.repo.ts';
 import { CatalogService } from './modules/opds/catalog.service.ts';
 import { FirstShelf } from './modules/first-shelf/first-shelf.service.ts';
+import { ClientWrites } from './modules/offline/client-writes.repo.ts';
+import { OfflineService } from './modules/offline/offline.service.ts';
+import { IntegrationsService } from './modules/integrations/integrations.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -115,6 +118,10 @@ export interface Services {
   catalog: CatalogService;
   /** Public-domain books seeded into the public library of a fresh install. */
   firstShelf: FirstShelf;
+  /** Pages to keep on a device for reading offline. */
+  offline: OfflineService;
+  /** Highlights and notes to Readwise and Obsidian. */
+  integrations: IntegrationsService;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -229,6 +236,16 @@ export function createServices(infra: Infrastructure): Services {
     storage: infra.storage,
     logger: infra.logger,
   });
+  const integrations = new IntegrationsService({
+    db: infra.db,
+    books,
+    points: pointsService,
+    queue: infra.queue,
+    box,
+    logger: infra.logger,
+    publicUrl: infra.config.publicUrl,
+    readwiseUrl: infra.config.readwiseUrl,
+  });
   return {
     auth,
     verification,
@@ -297,7 +314,15 @@ export function createServices(infra: Infrastructure): Services {
       llm: () => aiModels.client('explanation'),
       logger: infra.logger,
     }),
-    marks: new MarksService({ repo: new MarksRepo(infra.db), books }),
+    marks: new MarksService({
+      repo: new MarksRepo(infra.db),
+      books,
+      writes: new ClientWrites(infra.db),
+      onWritten: (userId) =>
+        void integrations
+          .marksChanged(userId)
+          .catch((error: unknown) => infra.logger.warn({ err: error }, 'queueing a Readwise push failed')),
+    }),
     sharing: new SharingService({
       repo: new SharingRepo(infra.db),
       books,
@@ -327,7 +352,7 @@ export function createServices(infra: Infrastructure): Services {
       llm: () => aiModels.client('explanation'),
       onLookup: (userId, bookId) => readingStats.lookedUp(userId, bookId),
     }),
-    vocabulary: new VocabularyService({ db: infra.db, books }),
+    vocabulary: new VocabularyService({ db: infra.db, books, points: pointsService }),
     readingStats,
     limiter,
     signer,
@@ -357,5 +382,7 @@ export function createServices(infra: Infrastructure): Services {
       logger: infra.logger,
       storeCover: (data) => books.storeCover(data),
     }),
+    offline: new OfflineService({ db: infra.db, books, points: pointsService }),
+    integrations,
   };
 }

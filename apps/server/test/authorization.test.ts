@@ -655,6 +655,40 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     expect: OWNER_THING,
   },
 
+  'GET /api/vocabulary/anki': { call: () => ({ method: 'GET', url: '/api/vocabulary/anki' }), expect: USER_OK },
+  'POST /api/vocabulary/anki/sent': {
+    // Marks only the caller's own words: another's id changes nothing (marked: 0).
+    call: async (c) => ({ method: 'POST', url: '/api/vocabulary/anki/sent', body: { ids: [await fresh.word(c)] } }),
+    expect: USER_OK,
+  },
+
+  // ---------- offline reading, Readwise, Obsidian ----------
+  'GET /api/offline/pages': {
+    call: (c) => ({ method: 'GET', url: `/api/offline/pages?bookCode=${c.P}&language=zh&from=1&to=5` }),
+    expect: READ_P,
+  },
+  'GET /api/reader/notes/obsidian': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/notes/obsidian?bookCode=${c.P}` }),
+    expect: READ_P,
+  },
+  'GET /api/integrations/readwise': {
+    call: () => ({ method: 'GET', url: '/api/integrations/readwise' }),
+    expect: USER_OK,
+  },
+  // Nobody here has connected Readwise: changing the choice or pushing says so.
+  'PUT /api/integrations/readwise': {
+    call: () => ({ method: 'PUT', url: '/api/integrations/readwise', body: { autoPush: false } }),
+    expect: E(401, 409, 409, 409, 409),
+  },
+  'DELETE /api/integrations/readwise': {
+    call: () => ({ method: 'DELETE', url: '/api/integrations/readwise' }),
+    expect: USER_OK,
+  },
+  'POST /api/integrations/readwise/push': {
+    call: () => ({ method: 'POST', url: '/api/integrations/readwise/push', body: {} }),
+    expect: E(401, 409, 409, 409, 409),
+  },
+
   // ---------- feedback ----------
   'POST /api/feedback/add': {
     call: () => ({

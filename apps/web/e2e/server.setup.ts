@@ -101,7 +101,11 @@ export default async function setup(project: TestProject) {
       // not up yet
     }
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
+    if (Date.now() > deadline) {
+      // Not left running (with its database) when the run gives up on it.
+      server.kill('SIGTERM');
+      throw new Error('the server did not start within 60 s');
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   project.provide('baseUrl', baseUrl);

@@ -104,6 +104,10 @@ export const ERRORS = {
     status: 409,
     message: 'This account has as many device passwords as it may have; revoke one you no longer use',
   },
+  alreadyDeleted: { status: 410, message: 'This was deleted (perhaps on another device)' },
+  readwiseNotConnected: { status: 409, message: 'Connect Readwise with your access token first' },
+  readwiseTokenRejected: { status: 400, message: 'Readwise did not accept this access token' },
+  readwiseUnavailable: { status: 502, message: 'Readwise is not responding, please try again later' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -16,3 +16,5 @@ export * from './service-url.ts';
 export * from './names.ts';
 export * from './browser-validation.ts';
 export * from './devices.ts';
+export * from './offline.ts';
+export * from './integrations.ts';

@@ -28,7 +28,17 @@ export const Mark = z.object({
 });
 export type Mark = z.infer<typeof Mark>;
 
+/**
+ * A client-generated id (a UUID) naming one mark or word made on a device: sent again and again by
+ * an offline queue until it is answered, it creates the thing once; once deleted, it stays deleted.
+ */
+export const ClientId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/)
+  .optional();
+
 const Anchor = {
+  clientId: ClientId,
   bookCode: z.string().min(1).max(40),
   blockId: z.string().min(1).max(40),
   start: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
@@ -50,6 +60,7 @@ export const HighlightBody = z.object({
 export type HighlightBody = z.infer<typeof HighlightBody>;
 
 export const BookmarkBody = z.object({
+  clientId: ClientId,
   bookCode: z.string().min(1).max(40),
   page: z.number().int().min(1).max(INT4_MAX),
   blockId: z.string().min(1).max(40).optional(),

@@ -207,6 +207,14 @@ export const EnvSchema = z.object({
   ),
   LLM_API_KEY: doc(optionalString, 'API key of that service (local servers need none).'),
   LLM_MODEL: doc(optionalString, 'The model, e.g. `deepseek-chat`, `qwen-plus` or `qwen3:8b`.'),
+  READWISE_API_URL: doc(
+    z
+      .string()
+      .trim()
+      .default('https://readwise.io')
+      .refine((v) => /^https?:\/\/[^/]/.test(v), { message: 'must be an http(s) URL' }),
+    "Readwise's API, where readers' highlights and notes are pushed (its `/api/v2/highlights/`); another address for a proxy or a test server.",
+  ),
   ENGINE_PROBE_MINUTES: doc(
     int(10, 0, 1440),
     "Minutes between light checks of the engines and AI models that real use has not proven lately (for the admins' set-up checklist); `0` turns them off.",
@@ -284,6 +292,8 @@ export interface Config {
   engineProbeMinutes: number;
   /** Seed the first shelf of public-domain books at start-up. */
   firstShelf: boolean;
+  /** Readwise's API (highlights pushed there). */
+  readwiseUrl: string;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -382,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
           : undefined,
       engineProbeMinutes: e.ENGINE_PROBE_MINUTES,
       firstShelf: e.FIRST_SHELF,
+      readwiseUrl: e.READWISE_API_URL.replace(/\/+$/, ''),
     },
   };
 }

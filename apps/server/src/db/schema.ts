@@ -542,6 +542,8 @@ export interface VocabularyWordsTable {
   last_reviewed_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** When the reader sent the word to Anki (AnkiConnect, from their browser). */
+  anki_sent_at: NullableTimestamp;
 }
 
 export interface ReadingHeartbeatsTable {
@@ -657,6 +659,36 @@ export interface Database {
   device_progress: DeviceProgressTable;
   served_documents: ServedDocumentsTable;
   first_shelf: FirstShelfTable;
+  client_writes: ClientWritesTable;
+  readwise_accounts: ReadwiseAccountsTable;
+  readwise_pushes: ReadwisePushesTable;
+}
+
+/** A client-generated id of a mark or word (offline queues send them again until answered). */
+export interface ClientWritesTable {
+  user_id: number;
+  client_id: string;
+  kind: 'mark' | 'word';
+  target_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  created_at: CreatedAt;
+}
+
+export interface ReadwiseAccountsTable {
+  user_id: number;
+  token_sealed: string;
+  token_hint: string;
+  auto_push: Generated<boolean>;
+  last_push_at: NullableTimestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ReadwisePushesTable {
+  mark_id: BigIntColumn;
+  user_id: number;
+  content_hash: string;
+  pushed_at: Timestamp;
 }
 
 export type UserRow = Selectable<UsersTable>;

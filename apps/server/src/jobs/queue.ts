@@ -26,6 +26,8 @@ export interface JobPayloads {
   'system.ping': { sentAt: number };
   /** Light checks of the engines and AI models that real use has not proven lately (set-up checklist). */
   'setup.probe': Record<string, never>;
+  /** Highlights and notes the user's Readwise does not have yet (IntegrationsService.runPush). */
+  'readwise.push': { userId: number };
 }
 export type JobName = keyof JobPayloads;
 
@@ -56,6 +58,8 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'glossary.retranslate': { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
   'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
   'setup.probe': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
+  // Readwise unreachable: tried again with backoff; its 429 queues the next run after Retry-After.
+  'readwise.push': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
 };
 
 /** How many times a job runs at most (first run + retries). */

@@ -28,6 +28,7 @@ const TabsLayout = lazyPage(() => import('../features/reader/TabsLayout.tsx'));
 const NewTabPage = lazyPage(() => import('../features/reader/NewTabPage.tsx'));
 const ReaderPage = lazyPage(() => import('../features/reader/ReaderPage.tsx'));
 const DevicesPage = lazyPage(() => import('../features/devices/DevicesPage.tsx'));
+const DownloadsPage = lazyPage(() => import('../features/offline/DownloadsPage.tsx'));
 
 /**
  * The route table of SPEC §2.1. Layouts: LoginLayout for the account pages, DefaultLayout for the rest,
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
               { path: '/vocabulary', element: <VocabularyPage /> },
               { path: '/bug', element: <FeedbackPage /> },
               { path: '/devices', element: <DevicesPage /> },
+              { path: '/downloads', element: <DownloadsPage /> },
             ],
           },
           {

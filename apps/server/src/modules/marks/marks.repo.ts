@@ -50,6 +50,16 @@ export class MarksRepo {
 
   // ---------- marks ----------
 
+  /** One of the user's marks; undefined when the user has no such mark (or it was deleted). */
+  find(userId: number, id: number): Promise<MarkRow | undefined> {
+    return this.db
+      .selectFrom('reader_marks')
+      .selectAll()
+      .where('id', '=', String(id))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
   insert(mark: NewMark): Promise<MarkRow> {
     return this.db.insertInto('reader_marks').values(mark).returningAll().executeTakeFirstOrThrow();
   }

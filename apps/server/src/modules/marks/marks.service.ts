@@ -11,7 +11,8 @@ import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { BooksService } from '../books/books.service.ts';
 import { markdownText } from '../../lib/markdown-text.ts';
-import type { MarkRow, MarksRepo } from './marks.repo.ts';
+import type { ClientWrites } from '../offline/client-writes.repo.ts';
+import { MarksRepo, type MarkRow, type NewMark } from './marks.repo.ts';
 
 /**
  * Annotations, highlights, underlines and bookmarks, each anchored to a block and character offsets;
@@ -20,9 +21,37 @@ import type { MarkRow, MarksRepo } from './marks.repo.ts';
 export class MarksService {
   private readonly repo: MarksRepo;
   private readonly books: BooksService;
-  constructor(deps: { repo: MarksRepo; books: BooksService }) {
+  private readonly writes: ClientWrites | undefined;
+  private readonly onWritten: (userId: number) => void;
+  constructor(deps: {
+    repo: MarksRepo;
+    books: BooksService;
+    /** Client ids: a mark sent again (an offline queue) is made once. */
+    writes?: ClientWrites;
+    /** A highlight or note was made or changed (Readwise pushes it). */
+    onWritten?: (userId: number) => void;
+  }) {
     this.repo = deps.repo;
     this.books = deps.books;
+    this.writes = deps.writes;
+    this.onWritten = deps.onWritten ?? (() => {});
+  }
+
+  /**
+   * Stores a new mark; with a client id, once: a repeat answers the mark the first request made, and
+   * a mark deleted since stays deleted (`alreadyDeleted`).
+   */
+  private async create(user: UserRow, clientId: string | undefined, mark: NewMark): Promise<MarkRow> {
+    if (!clientId || !this.writes) return this.repo.insert(mark);
+    const { id } = await this.writes.once(
+      user.id,
+      clientId,
+      'mark',
+      async (db) => (await new MarksRepo(db).insert(mark)).id,
+    );
+    const row = await this.repo.find(user.id, id);
+    if (!row) throw fail('alreadyDeleted');
+    return row;
   }
 
   private present(row: MarkRow, bookCode: string): Mark {
@@ -71,6 +100,7 @@ export class MarksService {
     if (!content.trim()) throw fail('annotationEmpty');
     const row = await this.repo.editAnnotation(user.id, id, content.trim());
     if (!row) throw fail('notFound');
+    this.onWritten(user.id);
     return this.present(row, await this.repo.bookCode(row.book_id));
   }
 
@@ -85,7 +115,7 @@ export class MarksService {
     if (body.page > book.page_count) throw fail('notFound', { page: body.page });
     const blockId = body.blockId ?? (await this.repo.firstBlockOfPage(book.id, body.page));
     if (!blockId) throw fail('notFound', { page: body.page });
-    const row = await this.repo.insert({
+    const row = await this.create(user, body.clientId, {
       user_id: user.id,
       book_id: book.id,
       kind: 'bookmark',
@@ -106,6 +136,7 @@ export class MarksService {
     kind: MarkKind,
     page: number,
     body: {
+      clientId?: string | undefined;
       blockId: string;
       start?: number | null | undefined;
       end?: number | null | undefined;
@@ -115,7 +146,7 @@ export class MarksService {
     },
     extra: { content?: string; color?: string | null },
   ): Promise<Mark> {
-    const row = await this.repo.insert({
+    const row = await this.create(user, body.clientId, {
       user_id: user.id,
       book_id: book.id,
       kind,
@@ -129,6 +160,7 @@ export class MarksService {
       content: extra.content ?? null,
       color: extra.color ?? null,
     });
+    this.onWritten(user.id);
     return this.present(row, book.code);
   }
 

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, Grid, Radio, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +14,11 @@ import { ProfileSection } from './ProfileSection.tsx';
 import { DeleteAccountSection, EmailSection, PasswordSection, SessionsSection } from './SecuritySections.tsx';
 import { useSaveUser, useSettingsAction } from './useSaveUser.ts';
 import { ReadingStatsSection } from '../reading-stats/ReadingStatsSection.tsx';
+
+// Loaded when the page has rendered: most readers never connect Readwise.
+const ReadwiseSection = lazy(() =>
+  import('../integrations/ReadwiseSection.tsx').then((m) => ({ default: m.ReadwiseSection })),
+);
 import '../books/books.css';
 import './account.css';
 
@@ -207,6 +212,7 @@ function PreferencesSection({ user }: { user: UserInfo }) {
 const SECTIONS = [
   'profile',
   'reading',
+  'notes',
   'email',
   'password',
   'languages',
@@ -253,6 +259,11 @@ export default function SettingsPage() {
               </Section>
               <Section id="settings-reading" title={t('settings.section.reading')}>
                 <ReadingStatsSection />
+              </Section>
+              <Section id="settings-notes" title={t('settings.section.notes')} hint={t('integrations.readwise.hint')}>
+                <Suspense fallback={<Skeleton active paragraph={{ rows: 2 }} />}>
+                  <ReadwiseSection />
+                </Suspense>
               </Section>
               <Section id="settings-email" title={t('settings.section.email')} hint={t('settings.emailHint')}>
                 <EmailSection user={user} />

@@ -35,6 +35,7 @@ import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
 import { useNotes } from './NoteLayer.tsx';
+import { paragraphLinkTarget } from '../offline/paragraphLink.ts';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -45,6 +46,14 @@ const SettingsPanel = lazy(() => import('./SettingsPanel.tsx').then((m) => ({ de
 const LookupCard = lazy(() => import('./LookupCard.tsx').then((m) => ({ default: m.LookupCard })));
 const WrongTranslationModal = lazy(() =>
   import('../glossary/WrongTranslationModal.tsx').then((m) => ({ default: m.WrongTranslationModal })),
+);
+// Offline reading's parts of the reader, loaded after the page: its download control and the question
+// asked when another device read further.
+const DownloadControl = lazy(() =>
+  import('../offline/DownloadControl.tsx').then((m) => ({ default: m.DownloadControl })),
+);
+const PositionConflictPrompt = lazy(() =>
+  import('../offline/PositionConflictPrompt.tsx').then((m) => ({ default: m.PositionConflictPrompt })),
 );
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
 
@@ -170,7 +179,11 @@ export function Reader({ book, language }: ReaderProps) {
   );
 
   // Arriving from the vocabulary book: open the page of the saved word, at its paragraph.
-  const jumpTo = (useLocation().state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo;
+  // Or from a link to a paragraph (Readwise, Obsidian): ?page=…&block=….
+  const location = useLocation();
+  const jumpTo =
+    (location.state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo ??
+    paragraphLinkTarget(location.search);
   useEffect(() => {
     if (jumpTo) goTo(jumpTo.page, jumpTo.blockId);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per arrival
@@ -401,6 +414,15 @@ export function Reader({ book, language }: ReaderProps) {
             originalLanguage={book.originalLanguage}
             language={language}
           />
+        }
+        offline={
+          // After the first page has come: it never waits for these.
+          data && (
+            <Suspense fallback={null}>
+              <DownloadControl bookCode={bookCode} bookName={book.bookName} language={language} variant="icon" />
+              <PositionConflictPrompt bookCode={bookCode} goTo={goTo} />
+            </Suspense>
+          )
         }
         tools={
           <ReadAloudControl
