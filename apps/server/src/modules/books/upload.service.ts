@@ -8,6 +8,7 @@ import {
   type StageState,
   type UploadCount,
   type UploadedFile,
+  type UnfinishedUpload,
   type UploadStage,
 } from '@yidu/shared';
 import type { UploadRequestRow } from '../../db/schema.ts';
@@ -21,6 +22,7 @@ import type { BooksRepo } from './books.repo.ts';
 import { sha256InSlices } from '../../lib/hash.ts';
 import { bookInfo, FileMetadataStore } from './file-metadata.ts';
 import { StageFailure, UploadStages, type StageDeps, type WorkStage } from './upload-stages.ts';
+import type { UnfinishedRow } from './upload-requests.repo.ts';
 
 /** The stage each Path B call drives, the stage that must be done before it, and its job. */
 const STAGE_CALLS = {
@@ -35,8 +37,18 @@ const NEXT_STAGE: Partial<Record<WorkStage, WorkStage>> = {
   detectingLanguage: 'translatingTitle',
   translatingTitle: 'saving',
 };
+/** The work stage that follows a stage finished (infoSaving: the request was just made). */
+const STAGE_AFTER: Partial<Record<string, WorkStage>> = { infoSaving: 'parsingFile', ...NEXT_STAGE };
 
 const stageIndex = (stage: string) => UPLOAD_STAGES.indexOf(stage as UploadStage);
+
+/**
+ * A request waiting between stages this long was left by its uploader (the tab was closed): the sweep
+ * chains its remaining stages, and the book lands in the library with the title it has.
+ */
+export const ABANDONED_AFTER_MINUTES = 10;
+/** Requests the sweep takes on per round (it runs every minute). */
+const SWEEP_BATCH = 100;
 
 /** The counters of the per-IP upload limits (SPEC §9: per day and per month). */
 const uploadKeys = (ip: string) => ({ day: `uploads:day:${ip}`, month: `uploads:month:${ip}` });
@@ -198,6 +210,12 @@ export class UploadService {
     params: { bookName?: string; userLanguage?: string } = {},
   ): Promise<StageState> {
     let request = await this.ownRequest(userId, requestId);
+    // The book went to the library as soon as its title was translated: the answer to the title
+    // question, whenever it comes, renames it (once).
+    const title = params.bookName?.trim().slice(0, 300);
+    if (stage === 'saving' && title && stageIndex(request.stage) >= stageIndex('saving')) {
+      if (await this.d.requests.chooseTitle(request.id, title)) request = (await this.d.repo.findRequest(request.id))!;
+    }
     if (stageIndex(request.stage) > stageIndex(stage)) return this.stateOf(request, stage);
     if (request.stage === stage) {
       request = await this.checkAlive(request);
@@ -208,8 +226,7 @@ export class UploadService {
       if (!language) throw fail('noSuchLanguage');
       request = await this.d.repo.updateRequest(request.id, { target_language: language.code });
     }
-    if (params.bookName?.trim())
-      request = await this.d.repo.updateRequest(request.id, { book_name: params.bookName.trim().slice(0, 300) });
+    if (title) request = await this.d.repo.updateRequest(request.id, { book_name: title });
     const ready =
       request.stage === STAGE_CALLS[stage].after &&
       (request.status === 'done' || (stage === 'saving' && request.status === 'failed'));
@@ -228,7 +245,7 @@ export class UploadService {
     const request = options.asAdmin
       ? await this.d.repo.findRequest(requestId)
       : await this.ownRequest(userId, requestId);
-    if (!request) throw fail('notFound');
+    if (!request || request.status === 'discarded') throw fail('notFound');
     if (request.status !== 'failed' || !WORK_STAGES.includes(request.stage as WorkStage)) {
       return this.stateOf(request, request.stage as UploadStage);
     }
@@ -240,7 +257,7 @@ export class UploadService {
 
   private async ownRequest(userId: number, requestId: string): Promise<UploadRequestRow> {
     const request = await this.d.repo.findRequest(requestId);
-    if (!request || request.user_id !== userId) throw fail('notFound');
+    if (!request || request.user_id !== userId || request.status === 'discarded') throw fail('notFound');
     return request;
   }
 
@@ -292,6 +309,7 @@ export class UploadService {
   }
 
   private stateOf(request: UploadRequestRow, stage: UploadStage): StageState {
+    if (request.status === 'discarded') throw fail('notFound');
     const results = request.results as Record<string, Record<string, unknown>>;
     const current = request.stage === stage;
     const status = current ? request.status : 'done';
@@ -303,6 +321,61 @@ export class UploadService {
     }
     if (status === 'done' && results[stage]) state.result = results[stage];
     return state;
+  }
+
+  // ---------- requests nobody drives any more ----------
+
+  /** The caller's uploads that are not a book yet (running, waiting for the next stage, or failed). */
+  async unfinished(userId: number): Promise<UnfinishedUpload[]> {
+    const rows = await this.d.requests.unfinished(userId, 20);
+    return rows.map((r: UnfinishedRow) => ({
+      requestId: r.id,
+      bookName: r.book_name,
+      stage: r.stage as UploadStage,
+      status: r.status,
+      ...(r.error_key ? { errorKey: r.error_key } : {}),
+      language: r.target_language,
+      fileName: r.file_name,
+      format: r.format,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+    }));
+  }
+
+  /** Gives an unfinished request up (not while a stage runs: stageNotReady). */
+  async discard(userId: number, requestId: string): Promise<void> {
+    const request = await this.ownRequest(userId, requestId);
+    if (request.stage === 'completed') throw fail('stageNotReady', { stage: request.stage, status: request.status });
+    if (!(await this.d.requests.discard(userId, requestId))) {
+      const now = await this.ownRequest(userId, requestId);
+      throw fail('stageNotReady', { stage: now.stage, status: now.status });
+    }
+  }
+
+  /**
+   * Run by the worker every minute, so that no request stays unfinished for ever when nobody polls
+   * it: a running stage whose worker went silent is started again or failed (checkAlive), and a
+   * request left between stages (a closed tab) has its remaining stages chained by the server, as
+   * Path A does: its book lands in the uploader's library under the title it has. Failed requests
+   * stay for their uploader to retry or discard.
+   */
+  async sweep(): Promise<{ revived: number; chained: number }> {
+    const silent = await this.d.requests.silentRunning(this.d.config.books.stageStaleSeconds, SWEEP_BATCH);
+    for (const request of silent) await this.checkAlive(request);
+    const abandoned = await this.d.requests.abandoned(ABANDONED_AFTER_MINUTES, SWEEP_BATCH);
+    let chained = 0;
+    for (const request of abandoned) {
+      const next = request.status === 'failed' ? 'saving' : STAGE_AFTER[request.stage];
+      if (!next) continue;
+      await this.d.requests.chainOn(request.id);
+      // Conditional on the request being where it was seen: a tab that came back first wins.
+      const started = await this.d.repo.startStage(request.id, request.stage, request.status, next);
+      if (!started) continue;
+      await this.enqueue(started, next);
+      chained += 1;
+      this.d.logger.info({ requestId: request.id, stage: next }, 'an abandoned upload goes on by itself');
+    }
+    return { revived: silent.length, chained };
   }
 
   // ---------- stage work (run by the worker) ----------
@@ -326,7 +399,9 @@ export class UploadService {
       );
       this.d.logger.info({ requestId, stage }, 'upload stage done');
       const next = NEXT_STAGE[stage];
-      if (done.auto_chain && next) await this.advance(done, next);
+      // Once its title is translated a book is saved at once, also on Path B: the uploader's answer to
+      // the title question renames it later, and a closed tab no longer leaves it out of the library.
+      if (next && (done.auto_chain || stage === 'translatingTitle')) await this.advance(done, next);
     } catch (error) {
       const willRetry =
         !(error instanceof StageFailure) && attempt.retryCount + 1 < maxAttempts(STAGE_CALLS[stage].job);
