@@ -52,6 +52,8 @@ export interface RequestOptions {
   /** 'blob' passes binary answers through unchanged (SPEC §7.1). */
   responseType?: 'json' | 'blob';
   timeoutMs?: number;
+  /** Sent even when the page is being closed (a small body: the reading position). */
+  keepalive?: boolean;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -93,7 +95,13 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, query), { method, headers, body: payload, signal: controller.signal });
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: payload,
+      signal: controller.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    });
   } catch (error) {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', abortFromCaller);

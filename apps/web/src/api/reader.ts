@@ -101,8 +101,10 @@ export const readerApi = {
     request<Blob>('/reader/notes/export', { query: { bookCode }, responseType: 'blob' }),
 
   position: (bookCode: string) => api.get<Position | null>('/reader/position', { query: { bookCode } }),
-  savePosition: (body: { bookCode: string; page: number; blockId?: string | null; language: string }) =>
-    request<Position>('/reader/position', { method: 'PUT', body }),
+  savePosition: (
+    body: { bookCode: string; page: number; blockId?: string | null; blockOffset?: number | null; language: string },
+    options: { keepalive?: boolean } = {},
+  ) => request<Position>('/reader/position', { method: 'PUT', body, keepalive: options.keepalive }),
   recent: () => api.get<RecentBook[]>('/reader/recent'),
   userBooks: () => api.get<BookSummary[]>('/book/user/list'),
 

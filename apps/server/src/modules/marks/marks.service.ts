@@ -175,49 +175,61 @@ export class MarksService {
 
   // ---------- reading positions ----------
 
+  /**
+   * Saves where the reader is. A paragraph the book has decides the page (another device opens the
+   * page it is on); one it does not have is not kept, the page is.
+   */
   async savePosition(
     user: UserRow,
-    body: { bookCode: string; page: number; blockId?: string | null | undefined; language: string },
+    body: {
+      bookCode: string;
+      page: number;
+      blockId?: string | null | undefined;
+      blockOffset?: number | null | undefined;
+      language: string;
+    },
   ): Promise<Position> {
     const view = await this.books.view(user, body.bookCode);
     const language = this.language(body.language)!;
-    const page = Math.min(body.page, Math.max(1, view.book.page_count));
-    const row = await this.repo.savePosition(user.id, view.book.id, { page, blockId: body.blockId ?? null, language });
+    const block = body.blockId ? await this.repo.block(view.book.id, body.blockId) : undefined;
+    const page = block?.page ?? Math.min(body.page, Math.max(1, view.book.page_count));
+    const row = await this.repo.savePosition(user.id, view.book.id, {
+      page,
+      blockId: block ? body.blockId! : null,
+      blockOffset: block ? (body.blockOffset ?? null) : null,
+      language,
+    });
     if (view.copy) await this.repo.touchCopy(view.copy.id);
-    return {
-      bookCode: view.book.code,
-      page: row.page,
-      blockId: row.block_id,
-      language: row.language,
-      updatedAt: row.updated_at.toISOString(),
-    };
+    return this.presentPosition(view.book.code, row);
   }
 
   async position(user: UserRow, code: string): Promise<Position | null> {
     const { book } = await this.books.view(user, code);
     const row = await this.repo.position(user.id, book.id);
-    return row
-      ? {
-          bookCode: book.code,
-          page: row.page,
-          blockId: row.block_id,
-          language: row.language,
-          updatedAt: row.updated_at.toISOString(),
-        }
-      : null;
+    return row ? this.presentPosition(book.code, row) : null;
+  }
+
+  private presentPosition(
+    bookCode: string,
+    row: { page: number; block_id: string | null; block_offset: number | null; language: string; updated_at: Date },
+  ): Position {
+    return {
+      bookCode,
+      page: row.page,
+      blockId: row.block_id,
+      blockOffset: row.block_offset,
+      language: row.language,
+      updatedAt: row.updated_at.toISOString(),
+    };
   }
 
   /** The books the user read last, with where they stopped (the New Tab's "continue reading"). */
   async recent(user: UserRow, limit = 12): Promise<(Position & { bookName: string; pageCount: number })[]> {
     const rows = await this.repo.recent(user.id, limit);
     return rows.map((r) => ({
-      bookCode: r.code,
+      ...this.presentPosition(r.code, r),
       bookName: r.copy_title ?? r.title,
       pageCount: r.page_count,
-      page: r.page,
-      blockId: r.block_id,
-      language: r.language,
-      updatedAt: r.updated_at.toISOString(),
     }));
   }
 }

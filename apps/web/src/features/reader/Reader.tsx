@@ -27,12 +27,13 @@ import { useMediaQuery } from './useMediaQuery.ts';
 import { useMarkActions } from './useMarkActions.ts';
 import { usePageTurns } from './usePageTurns.ts';
 import { useTextSelection } from './useTextSelection.ts';
-import { lastPages } from './lastPages.ts';
+import { lastPlaces, type Place } from './lastPages.ts';
 import { KeepBookButton } from '../keep/KeepBookEntry.tsx';
 import type { LookupRequest } from './LookupCard.tsx';
 import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
+import { useReadingPlace } from './useReadingPlace.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
@@ -46,8 +47,6 @@ const WrongTranslationModal = lazy(() =>
   import('../glossary/WrongTranslationModal.tsx').then((m) => ({ default: m.WrongTranslationModal })),
 );
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
-
-const POSITION_DELAY_MS = 700;
 
 const langTag = (code: string | null | undefined) => {
   const c = code ? (findLanguage(code)?.code ?? code) : undefined;
@@ -73,8 +72,9 @@ export function Reader({ book, language }: ReaderProps) {
   const features = useMemo(() => new Set(book.features), [book.features]);
   const paid = usePaidAction(bookCode);
 
-  // Position: this session's last page, else the server's, else 1.
-  const [page, setPage] = useState<number | null>(() => lastPages.get(bookCode) ?? null);
+  // Position: this session's last place, else the server's, else page 1.
+  const [sessionPlace] = useState(() => lastPlaces.get(bookCode) ?? null);
+  const [page, setPage] = useState<number | null>(() => sessionPlace?.page ?? null);
   const position = useQuery({
     queryKey: ['readerPosition', bookCode],
     queryFn: () => readerApi.position(bookCode),
@@ -106,18 +106,6 @@ export function Reader({ book, language }: ReaderProps) {
   const data = pageQuery.data;
   const pageCount = data?.pageCount ?? book.pageCount;
 
-  // Save the position (debounced).
-  useEffect(() => {
-    if (page === null || !data) return;
-    lastPages.set(bookCode, page);
-    const timer = setTimeout(() => {
-      readerApi
-        .savePosition({ bookCode, page, blockId: data.blocks[0]?.id ?? null, language })
-        .catch((error: unknown) => console.warn('Saving the position failed', error));
-    }, POSITION_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [bookCode, page, language, data]);
-
   const markActions = useMarkActions(bookCode, language, book.bookName);
   const { marks } = markActions;
   const pageMarks = useMemo(() => marks.filter((m) => m.page === page), [marks, page]);
@@ -143,12 +131,24 @@ export function Reader({ book, language }: ReaderProps) {
   const [wrongBlock, setWrongBlock] = useState<string | null>(null);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
-  const { selection, setSelection, clearSelection } = useTextSelection(textRef, narrow);
+  const { selection, setSelection, clearSelection } = useTextSelection(textRef);
+  // The place is a paragraph: restored where it was read (another device, another language), saved as it changes.
+  const savedPlace: Place | null | undefined =
+    sessionPlace ??
+    (position.isPending
+      ? undefined
+      : position.data && {
+          page: position.data.page,
+          blockId: position.data.blockId,
+          blockOffset: position.data.blockOffset,
+        });
+  const { cancelRestore } = useReadingPlace({ bookCode, language, page, data, textRef, initial: savedPlace });
   const inlinePanel = settings.mode === 'advanced' && wide;
 
   const goTo = useCallback(
     (target: number, blockId?: string | null) => {
       const clamped = Math.min(Math.max(1, Math.round(target)), Math.max(1, pageCount));
+      cancelRestore();
       scrollTarget.current = blockId ?? null;
       setSelection(null);
       setNotePop(null);
@@ -165,7 +165,7 @@ export function Reader({ book, language }: ReaderProps) {
         if (!blockId) window.scrollTo?.({ top: 0 });
       }
     },
-    [page, pageCount, setSelection],
+    [page, pageCount, setSelection, cancelRestore],
   );
 
   // Arriving from the vocabulary book: open the page of the saved word, at its paragraph.
@@ -500,7 +500,7 @@ export function Reader({ book, language }: ReaderProps) {
 
       {selection && (
         <SelectionToolbar
-          at={selection.at}
+          anchor={selection.anchor}
           features={features}
           onCopy={() => void copy()}
           onHighlight={(color) => {
@@ -517,6 +517,14 @@ export function Reader({ book, language }: ReaderProps) {
           }}
           onAi={startAi}
           onLookup={!selection.anchor.inTranslation && features.has('explanation') ? startLookup : undefined}
+          onReportWrong={
+            selection.anchor.inTranslation
+              ? () => {
+                  setWrongBlock(selection.anchor.blockId);
+                  clearSelection();
+                }
+              : undefined
+          }
         />
       )}
       {lookup && (
