@@ -97,8 +97,9 @@ export const readerApi = {
   addBookmark: (body: { bookCode: string; page: number; blockId?: string; note?: string }) =>
     api.post<Mark>('/reader/bookmark', body),
   deleteBookmark: (id: number) => request<null>(`/reader/bookmark/${id}`, { method: 'DELETE' }),
-  exportNotes: (bookCode: string) =>
-    request<Blob>('/reader/notes/export', { query: { bookCode }, responseType: 'blob' }),
+  /** The notes as Markdown, labelled in the interface language. */
+  exportNotes: (bookCode: string, uiLanguage: string) =>
+    request<Blob>('/reader/notes/export', { query: { bookCode, uiLanguage }, responseType: 'blob' }),
 
   position: (bookCode: string) => api.get<Position | null>('/reader/position', { query: { bookCode } }),
   savePosition: (

@@ -1,5 +1,8 @@
 import {
+  FALLBACK_UI_LANGUAGE,
   findLanguage,
+  isUiLanguage,
+  type UiLanguage,
   type AnnotationBody,
   type BookmarkBody,
   type HighlightBody,
@@ -11,6 +14,7 @@ import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { BooksService } from '../books/books.service.ts';
 import type { MarkRow, MarksRepo } from './marks.repo.ts';
+import { exportLabels } from './notes-export-wording.ts';
 
 /**
  * Annotations, highlights, underlines and bookmarks, each anchored to a block and character offsets;
@@ -142,8 +146,17 @@ export class MarksService {
     return rows.map((r) => this.present(r, book.code));
   }
 
-  /** All notes of a book as Markdown, chapter by chapter. */
-  async exportMarkdown(user: UserRow, code: string): Promise<{ filename: string; markdown: string }> {
+  /**
+   * All notes of a book as Markdown, chapter by chapter, labelled in the reader's interface language
+   * (the one given, else the account's, else English).
+   */
+  async exportMarkdown(
+    user: UserRow,
+    code: string,
+    uiLanguage?: string,
+  ): Promise<{ filename: string; markdown: string }> {
+    const language = [uiLanguage, user.ui_language].find((l): l is UiLanguage => !!l && isUiLanguage(l));
+    const labels = exportLabels(language ?? FALLBACK_UI_LANGUAGE);
     const view = await this.books.view(user, code);
     const rows = await this.repo.forExport(user.id, view.book.id);
     const title = view.copy?.title ?? view.book.title;
@@ -156,10 +169,10 @@ export class MarksService {
         lines.push(`## ${chapter}`, '');
       }
       const quote = row.quote.trim().replace(/\n+/g, ' ');
-      if (row.kind === 'bookmark') lines.push(`- 🔖 p. ${row.page}${row.content ? ` — ${row.content}` : ''}`);
+      if (row.kind === 'bookmark') lines.push(`- 🔖 ${labels.page(row.page)}${row.content ? ` — ${row.content}` : ''}`);
       else {
         if (quote) lines.push(`> ${quote}`);
-        lines.push(`— ${row.kind}${row.color ? ` (${row.color})` : ''}, p. ${row.page}`);
+        lines.push(`— ${labels.mark(row.kind, row.color, row.page)}`);
         if (row.content) lines.push('', row.content);
       }
       lines.push('');

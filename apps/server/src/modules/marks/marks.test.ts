@@ -124,6 +124,23 @@ describe('annotations, highlights, bookmarks and positions', () => {
     expect(res.body).toContain('> 女娲氏炼石补天');
     expect(res.body).toContain('开篇第一回');
     expect(res.body.indexOf('此开卷第')).toBeLessThan(res.body.indexOf('女娲氏炼石补天'));
+    // Labelled in the interface language: English for an account without one, else the one asked for.
+    expect(res.body).toContain('— Highlight (green), p. 1');
+    expect(res.body).toContain('- 🔖 p. 1');
+    const exported = async (uiLanguage: string) =>
+      (
+        await t.app.inject({
+          url: `/api/reader/notes/export?bookCode=${code}&uiLanguage=${uiLanguage}`,
+          headers: { authorization: `Bearer ${reader}` },
+        })
+      ).body;
+    const zh = await exported('zh');
+    expect(zh).toContain('— 高亮（绿色），第 1 页');
+    expect(zh).toContain('— 划线，第 1 页');
+    expect(zh).toContain('- 🔖 第 1 页');
+    expect(zh).not.toMatch(/highlight|underline|p\. 1/i);
+    expect(await exported('jp')).toContain('— ハイライト（緑）、1 ページ');
+    expect(await exported('de')).toContain('— Markierung (Grün), S. 1');
   });
 
   it("deletes only the right kind of the user's own marks", async () => {
