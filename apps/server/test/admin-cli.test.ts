@@ -121,5 +121,19 @@ describe('the admin command line beside a running server', () => {
     const again = await admin(['invite'], { DATA_DIR: dataDir });
     expect(again.code).toBe(0);
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
-  }, 180_000);
+
+    // Killed outright, Yidu leaves its PostgreSQL running with nobody to own it: the next start stops
+    // that one and comes up on the same data.
+    const first = children[0]!;
+    const killed = new Promise((resolve) => first.once('exit', resolve));
+    first.kill('SIGKILL');
+    await killed;
+    children.push(startYidu({ ...env, EMBEDDED_PG_PORT: String(pgPort) }));
+    await waitHealthy(base, 120_000);
+    const login = await api(base, '/api/auth/login', {
+      method: 'POST',
+      body: JSON.stringify({ account: 'cli@example.com', password: STRONG_PASSWORD }),
+    });
+    expect(typeof login.token).toBe('string');
+  }, 300_000);
 });
