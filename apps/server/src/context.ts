@@ -11,6 +11,7 @@ import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
 import { BooksService, thumbKey } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
+import { UploadRequestsRepo } from './modules/books/upload-requests.repo.ts';
 import { MediaService } from './modules/books/media.service.ts';
 import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
@@ -183,6 +184,7 @@ export function createServices(infra: Infrastructure): Services {
     config: infra.config,
     parseHost,
     repo: booksRepo,
+    requests: new UploadRequestsRepo(infra.db, access),
     storage: infra.storage,
     queue: infra.queue,
     logger: infra.logger,

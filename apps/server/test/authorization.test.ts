@@ -147,6 +147,15 @@ const fresh = {
     const text = Buffer.from(`A short book for ${role}.\n\nIt has two paragraphs.`);
     return (await uploadFile(c.t, '/api/book/upload', { name: 's.txt', data: text }, c.tokens[role])).data.fileId;
   },
+  /** An upload request of the owner that waits for its first stage (one that can be given up). */
+  waitingRequest: async (c: Ctx) => {
+    const fileId = await fresh.upload(c, 'owner');
+    const saved = await c.t.call('POST', '/api/book/saveNew', {
+      token: c.tokens.owner,
+      body: { fileId, bookName: 'waiting', bookStatus: 0 },
+    });
+    return saved.data.requestId as string;
+  },
   /** A private book of the owner that the recipient accepted through a link. */
   sharedBook: async (c: Ctx) => {
     const code = await seedChineseBook(c.t, 'owner');
@@ -489,6 +498,14 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
   },
   'POST /api/book/upload/retry': {
     call: (c) => ({ method: 'POST', url: `/api/book/upload/retry?requestId=${c.requestId}` }),
+    expect: OWNER_THING,
+  },
+  'GET /api/book/upload/unfinished': {
+    call: () => ({ method: 'GET', url: '/api/book/upload/unfinished' }),
+    expect: USER_OK,
+  },
+  'POST /api/book/upload/discard': {
+    call: async (c) => ({ method: 'POST', url: `/api/book/upload/discard?requestId=${await fresh.waitingRequest(c)}` }),
     expect: OWNER_THING,
   },
 

@@ -67,7 +67,7 @@ export const EnvSchema = z.object({
   ),
   EMBEDDED_PG_PORT: doc(
     z.coerce.number().int().min(1).max(65535).optional(),
-    'A fixed port for the embedded PostgreSQL (127.0.0.1 only); a start fails when it is taken. Unset: the port used last time (kept in `DATA_DIR/postgres-port`), `54320` for a new data directory, or any free port when that one is taken (a second Yidu on the machine).',
+    'A fixed port for the embedded PostgreSQL (127.0.0.1 only); a start fails when it is taken. Unset: the port used last time, `54320` for a new data directory, or any free port when that one is taken (a second Yidu on the machine). Either way the port in use is kept in `DATA_DIR/postgres-port`.',
     '_(free port)_',
   ),
   APP_SECRET: doc(

@@ -21,6 +21,7 @@ import * as m0019 from './migrations/0019-consistent-translation.ts';
 import * as m0027 from './migrations/0027-fit-names.ts';
 import * as m0025 from './migrations/0025-ereaders.ts';
 import * as m0026 from './migrations/0026-offline-and-integrations.ts';
+import * as m0024 from './migrations/0024-reading-place-uploads.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027-fit-names': m0027,
   '0025-ereaders': m0025,
   '0026-offline-and-integrations': m0026,
+  '0024-reading-place-uploads': m0024,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

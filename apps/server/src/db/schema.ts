@@ -244,6 +244,9 @@ export interface UserBooksTable {
   last_read_at: NullableTimestamp;
 }
 
+/** 'discarded': the uploader gave the unfinished request up (it is kept for the statistics). */
+export type UploadRequestStatus = 'running' | 'done' | 'failed' | 'discarded';
+
 export interface UploadRequestsTable {
   id: string;
   user_id: number;
@@ -259,7 +262,7 @@ export interface UploadRequestsTable {
   original_language: string | null;
   auto_chain: Generated<boolean>;
   stage: string;
-  status: 'running' | 'done' | 'failed';
+  status: UploadRequestStatus;
   progress: number | null;
   error_key: string | null;
   error_detail: string | null;
@@ -454,6 +457,8 @@ export interface ReadingPositionsTable {
   book_id: number;
   page: number;
   block_id: string | null;
+  /** How far into block_id the top of the view was: 0..1 of the block's height. */
+  block_offset: number | null;
   language: string;
   updated_at: Timestamp;
 }

@@ -13,6 +13,8 @@ export interface JobPayloads {
   'book.detectLanguage': { requestId: string };
   'book.translateTitle': { requestId: string };
   'book.save': { requestId: string };
+  /** Uploads nobody drives any more: silent stages revived or failed, abandoned ones chained on (UploadService.sweep). */
+  'book.sweepUploads': Record<string, never>;
   'translate.page': { bookId: number; lang: string; page: number };
   /** The next pages of a whole-book translation; the job's id is the run the job row names. */
   'book.translateWhole': { jobId: string };
@@ -48,6 +50,7 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.detectLanguage': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.translateTitle': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+  'book.sweepUploads': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
   // A run does a few pages; a failed one is retried (the lease decides who works), a lost one resumed.
@@ -170,6 +173,7 @@ export class JobQueue {
     await this.boss.schedule('maintenance.prune', '17 * * * *', {});
     await this.boss.schedule('points.sweepHolds', '* * * * *', {});
     await this.boss.schedule('book.resumeTranslations', '* * * * *', {});
+    await this.boss.schedule('book.sweepUploads', '* * * * *', {});
   }
 
   /** Runs a job on a cron schedule (kept in the database: one run per tick whatever the number of workers); null stops it. */

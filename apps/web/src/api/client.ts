@@ -74,6 +74,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** false: straight to the network, never answered from the device (the offline queue's own sends). */
   offline?: false;
+  /** Sent even when the page is being closed (a small body: the reading position). */
+  keepalive?: boolean;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -117,7 +119,13 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, query), { method, headers, body: payload, signal: controller.signal });
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: payload,
+      signal: controller.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    });
   } catch (error) {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', abortFromCaller);

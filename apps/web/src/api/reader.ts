@@ -100,12 +100,15 @@ export const readerApi = {
   addBookmark: (body: { bookCode: string; page: number; blockId?: string; note?: string }) =>
     api.post<Mark>('/reader/bookmark', body),
   deleteBookmark: (id: number) => request<null>(`/reader/bookmark/${id}`, { method: 'DELETE' }),
-  exportNotes: (bookCode: string) =>
-    request<Blob>('/reader/notes/export', { query: { bookCode }, responseType: 'blob' }),
+  /** The notes as Markdown, labelled in the interface language. */
+  exportNotes: (bookCode: string, uiLanguage: string) =>
+    request<Blob>('/reader/notes/export', { query: { bookCode, uiLanguage }, responseType: 'blob' }),
 
   position: (bookCode: string) => api.get<Position | null>('/reader/position', { query: { bookCode } }),
-  savePosition: (body: { bookCode: string; page: number; blockId?: string | null; language: string }) =>
-    request<Position>('/reader/position', { method: 'PUT', body }),
+  savePosition: (
+    body: { bookCode: string; page: number; blockId?: string | null; blockOffset?: number | null; language: string },
+    options: { keepalive?: boolean } = {},
+  ) => request<Position>('/reader/position', { method: 'PUT', body, keepalive: options.keepalive }),
   recent: () => api.get<RecentBook[]>('/reader/recent'),
   userBooks: () => api.get<BookSummary[]>('/book/user/list'),
 

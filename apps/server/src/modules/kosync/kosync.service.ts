@@ -88,6 +88,8 @@ export class KosyncService {
         const saved = await this.d.marks.savePosition(user.id, known.book.id, {
           page: place.page,
           blockId: place.blockId,
+          // A device names a share of the book, which lands at the top of a paragraph.
+          blockOffset: 0,
           language: position?.language ?? this.readingLanguage(user, known),
         });
         if (known.copy) await this.d.marks.touchCopy(known.copy.id);

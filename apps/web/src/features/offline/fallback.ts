@@ -96,6 +96,7 @@ export async function answer(
       bookCode,
       page: Number(b.page),
       blockId: (b.blockId as string | null | undefined) ?? null,
+      blockOffset: (b.blockOffset as number | null | undefined) ?? null,
       language: String(b.language),
       updatedAt: new Date().toISOString(),
     };

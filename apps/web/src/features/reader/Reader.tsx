@@ -27,12 +27,13 @@ import { useMediaQuery } from './useMediaQuery.ts';
 import { useMarkActions } from './useMarkActions.ts';
 import { usePageTurns } from './usePageTurns.ts';
 import { useTextSelection } from './useTextSelection.ts';
-import { lastPages } from './lastPages.ts';
+import { lastPlaces, type Place } from './lastPages.ts';
 import { KeepBookButton } from '../keep/KeepBookEntry.tsx';
 import type { LookupRequest } from './LookupCard.tsx';
 import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
+import { useReadingPlace } from './useReadingPlace.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
 import { useNotes } from './NoteLayer.tsx';
 import { paragraphLinkTarget } from '../offline/paragraphLink.ts';
@@ -56,8 +57,6 @@ const PositionConflictPrompt = lazy(() =>
   import('../offline/PositionConflictPrompt.tsx').then((m) => ({ default: m.PositionConflictPrompt })),
 );
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
-
-const POSITION_DELAY_MS = 700;
 
 const langTag = (code: string | null | undefined) => {
   const c = code ? (findLanguage(code)?.code ?? code) : undefined;
@@ -83,8 +82,9 @@ export function Reader({ book, language }: ReaderProps) {
   const features = useMemo(() => new Set(book.features), [book.features]);
   const paid = usePaidAction(bookCode);
 
-  // Position: this session's last page, else the server's, else 1.
-  const [page, setPage] = useState<number | null>(() => lastPages.get(bookCode) ?? null);
+  // Position: this session's last place, else the server's, else page 1.
+  const [sessionPlace] = useState(() => lastPlaces.get(bookCode) ?? null);
+  const [page, setPage] = useState<number | null>(() => sessionPlace?.page ?? null);
   const position = useQuery({
     queryKey: ['readerPosition', bookCode],
     queryFn: () => readerApi.position(bookCode),
@@ -116,18 +116,6 @@ export function Reader({ book, language }: ReaderProps) {
   const data = pageQuery.data;
   const pageCount = data?.pageCount ?? book.pageCount;
 
-  // Save the position (debounced).
-  useEffect(() => {
-    if (page === null || !data) return;
-    lastPages.set(bookCode, page);
-    const timer = setTimeout(() => {
-      readerApi
-        .savePosition({ bookCode, page, blockId: data.blocks[0]?.id ?? null, language })
-        .catch((error: unknown) => console.warn('Saving the position failed', error));
-    }, POSITION_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [bookCode, page, language, data]);
-
   const markActions = useMarkActions(bookCode, language, book.bookName);
   const { marks } = markActions;
   const pageMarks = useMemo(() => marks.filter((m) => m.page === page), [marks, page]);
@@ -153,12 +141,24 @@ export function Reader({ book, language }: ReaderProps) {
   const [wrongBlock, setWrongBlock] = useState<string | null>(null);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
-  const { selection, setSelection, clearSelection } = useTextSelection(textRef, narrow);
+  const { selection, setSelection, clearSelection } = useTextSelection(textRef);
+  // The place is a paragraph: restored where it was read (another device, another language), saved as it changes.
+  const savedPlace: Place | null | undefined =
+    sessionPlace ??
+    (position.isPending
+      ? undefined
+      : position.data && {
+          page: position.data.page,
+          blockId: position.data.blockId,
+          blockOffset: position.data.blockOffset,
+        });
+  const { cancelRestore } = useReadingPlace({ bookCode, language, page, data, textRef, initial: savedPlace });
   const inlinePanel = settings.mode === 'advanced' && wide;
 
   const goTo = useCallback(
     (target: number, blockId?: string | null) => {
       const clamped = Math.min(Math.max(1, Math.round(target)), Math.max(1, pageCount));
+      cancelRestore();
       scrollTarget.current = blockId ?? null;
       setSelection(null);
       setNotePop(null);
@@ -175,7 +175,7 @@ export function Reader({ book, language }: ReaderProps) {
         if (!blockId) window.scrollTo?.({ top: 0 });
       }
     },
-    [page, pageCount, setSelection],
+    [page, pageCount, setSelection, cancelRestore],
   );
 
   // Arriving from the vocabulary book: open the page of the saved word, at its paragraph.
@@ -524,7 +524,7 @@ export function Reader({ book, language }: ReaderProps) {
 
       {selection && (
         <SelectionToolbar
-          at={selection.at}
+          anchor={selection.anchor}
           features={features}
           onCopy={() => void copy()}
           onHighlight={(color) => {
@@ -541,6 +541,14 @@ export function Reader({ book, language }: ReaderProps) {
           }}
           onAi={startAi}
           onLookup={!selection.anchor.inTranslation && features.has('explanation') ? startLookup : undefined}
+          onReportWrong={
+            selection.anchor.inTranslation
+              ? () => {
+                  setWrongBlock(selection.anchor.blockId);
+                  clearSelection();
+                }
+              : undefined
+          }
         />
       )}
       {lookup && (
