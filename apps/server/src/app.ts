@@ -40,6 +40,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
 import { httpDuration } from './lib/metrics.ts';
 import { metricsRoutes } from './modules/system/metrics.routes.ts';
+import { originalPagesRoutes } from './modules/reader/original-pages.routes.ts';
 
 /**
  * Builds the HTTP application without listening, so that tests drive it with `inject` or a real
@@ -119,6 +120,7 @@ export async function buildApp(
       await api.register(vocabularyRoutes, { services, guards });
       await api.register(readingStatsRoutes, { services, guards });
       await api.register(mediaRoutes, { media: services.media });
+      await api.register(originalPagesRoutes, { services, guards });
     },
     { prefix: '/api' },
   );

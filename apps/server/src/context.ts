@@ -49,6 +49,8 @@ import { VocabularyService } from './modules/vocabulary/vocabulary.service.ts';
 import { ReadingStatsService } from './modules/reading-stats/reading-stats.service.ts';
 import { ExportService } from './modules/export/export.service.ts';
 import { BookTranslationService } from './modules/book-translation/book-translation.service.ts';
+import { OriginalPagesRepo } from './modules/reader/original-pages.repo.ts';
+import { OriginalPagesService } from './modules/reader/original-pages.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -100,6 +102,8 @@ export interface Services {
   signer: UrlSigner;
   /** Changes of access, which the in-memory session and book caches follow. */
   access: AccessEvents;
+  /** The page view of PDF books: the original file, places of its pages in the reflowed book. */
+  originalPages: OriginalPagesService;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -305,5 +309,6 @@ export function createServices(infra: Infrastructure): Services {
     limiter,
     signer,
     access,
+    originalPages: new OriginalPagesService({ books, repo: new OriginalPagesRepo(infra.db) }),
   };
 }

@@ -81,6 +81,8 @@ export const ERRORS = {
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
   lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },
   wordNotFound: { status: 404, message: 'This word is not in the dictionary' },
+  noOriginalPages: { status: 404, message: 'This book has no original pages to show (only PDF books have them)' },
+  rangeNotSatisfiable: { status: 416, message: 'The requested bytes lie beyond the end of the file' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

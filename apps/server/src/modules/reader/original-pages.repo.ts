@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+
+/** A block of the reflowed book: the reader page it is on and its id. */
+export interface BlockPlace {
+  page: number;
+  blockId: string;
+}
+
+/** The only SQL of the page view: where the pages of a PDF are in the reflowed book. */
+export class OriginalPagesRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /**
+   * The first block of a PDF page; for a page with no block (a picture, a blank page) the last block
+   * before it, else the first after it. Each branch is one step of the index book_blocks_pdf_page.
+   */
+  async firstBlockOf(bookId: number, pdfPage: number): Promise<BlockPlace | undefined> {
+    const { rows } = await sql<{ page: number; block_id: string }>`
+      SELECT page, block_id FROM (
+        (SELECT 0 AS rank, page, block_id FROM book_blocks
+          WHERE book_id = ${bookId} AND pdf_page = ${pdfPage} ORDER BY pdf_page, seq LIMIT 1)
+        UNION ALL
+        (SELECT 1, page, block_id FROM book_blocks
+          WHERE book_id = ${bookId} AND pdf_page < ${pdfPage} ORDER BY pdf_page DESC, seq DESC LIMIT 1)
+        UNION ALL
+        (SELECT 2, page, block_id FROM book_blocks
+          WHERE book_id = ${bookId} AND pdf_page > ${pdfPage} ORDER BY pdf_page, seq LIMIT 1)
+      ) AS found ORDER BY rank LIMIT 1`.execute(this.db);
+    const row = rows[0];
+    return row ? { page: row.page, blockId: row.block_id } : undefined;
+  }
+}
