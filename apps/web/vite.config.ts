@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pdfjsAssets } from './pdfjs-assets.ts';
 
 /**
  * React changes rarely and every page needs it: one long-cached chunk. Everything else (antd included)
@@ -11,7 +12,7 @@ const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pdfjsAssets()],
   base: '/',
   server: {
     port: 5173,

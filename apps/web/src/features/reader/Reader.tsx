@@ -34,6 +34,7 @@ import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
+import { useOriginalPages } from './pdf/useOriginalPages.tsx';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -144,18 +145,20 @@ export function Reader({ book, language }: ReaderProps) {
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
   const { selection, setSelection, clearSelection } = useTextSelection(textRef, narrow);
-  const inlinePanel = settings.mode === 'advanced' && wide;
+  /** Whether the block a jump goes to glows when it arrives (not when the page view moved the text). */
+  const flashTarget = useRef(true);
 
   const goTo = useCallback(
-    (target: number, blockId?: string | null) => {
+    (target: number, blockId?: string | null, options?: { flash?: boolean }) => {
       const clamped = Math.min(Math.max(1, Math.round(target)), Math.max(1, pageCount));
       scrollTarget.current = blockId ?? null;
+      flashTarget.current = options?.flash !== false;
       setSelection(null);
       setNotePop(null);
       if (clamped === page && blockId) {
         const element = document.getElementById(blockDomId(blockId));
         element?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-        setFlashId(blockId);
+        if (flashTarget.current) setFlashId(blockId);
         scrollTarget.current = null;
         return;
       }
@@ -183,13 +186,16 @@ export function Reader({ book, language }: ReaderProps) {
     if (!element) return;
     scrollTarget.current = null;
     element.scrollIntoView?.({ block: 'center' });
-    setFlashId(target);
+    if (flashTarget.current) setFlashId(target);
   }, [data]);
   useEffect(() => {
     if (!flashId) return;
     const timer = setTimeout(() => setFlashId(null), 2200);
     return () => clearTimeout(timer);
   }, [flashId]);
+
+  const original = useOriginalPages({ book, data, page, textRef, goTo });
+  const inlinePanel = settings.mode === 'advanced' && wide && !(original.shown && original.sideBySide);
 
   const prev = useCallback(() => page !== null && page > 1 && goTo(page - 1), [page, goTo]);
   const next = useCallback(() => page !== null && page < pageCount && goTo(page + 1), [page, pageCount, goTo]);
@@ -402,21 +408,27 @@ export function Reader({ book, language }: ReaderProps) {
           />
         }
         tools={
-          <ReadAloudControl
-            aloud={aloud}
-            translated={data?.translated ?? book.originalLanguage !== language}
-            original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
-            target={{ code: language, tag: langTag(language) }}
-          />
+          <>
+            {original.toggleButton}
+            <ReadAloudControl
+              aloud={aloud}
+              translated={data?.translated ?? book.originalLanguage !== language}
+              original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
+              target={{ code: language, tag: langTag(language) }}
+            />
+          </>
         }
       />
 
-      <div className={`yd-reader-body${inlinePanel ? ' has-side' : ''}`}>
+      <div
+        className={`yd-reader-body${inlinePanel ? ' has-side' : ''}${original.shown && original.sideBySide ? ' has-pages' : ''}`}
+      >
         <article
           ref={textRef}
-          className="yd-reader-text"
+          className={`yd-reader-text${original.textHidden ? ' is-hidden' : ''}`}
           onTouchStart={onTouchStart}
           onTouchEnd={onTouchEnd}
+          onClick={original.onTextClick}
           aria-busy={pageQuery.isPending}
         >
           <PageArea
@@ -464,6 +476,7 @@ export function Reader({ book, language }: ReaderProps) {
             </Button>
           </nav>
         </article>
+        {original.pane}
         {inlinePanel && <aside className="yd-reader-side">{panel}</aside>}
       </div>
 
