@@ -18,6 +18,7 @@ import * as m0016 from './migrations/0016-translation-retry-backoff.ts';
 import * as m0017words from './migrations/0017-words-to-learn.ts';
 import * as m0018 from './migrations/0018-whole-book-translations.ts';
 import * as m0019 from './migrations/0019-consistent-translation.ts';
+import * as m0020 from './migrations/0020-pdf-regions.ts';
 import * as m0021 from './migrations/0021-pdf-page-index.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-words-to-learn': m0017words,
   '0018-whole-book-translations': m0018,
   '0019-consistent-translation': m0019,
+  '0020-pdf-regions': m0020,
   '0021-pdf-page-index': m0021,
 };
 

@@ -318,6 +318,7 @@ export class ReaderService {
       noteLabel: block.note_label,
       noteRefs: block.note_refs,
       pdfPage: block.pdf_page,
+      pdfRegions: block.pdf_regions,
     };
   }
 }

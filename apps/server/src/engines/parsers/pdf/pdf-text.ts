@@ -34,6 +34,9 @@ export interface PageLines {
   lines: PdfLine[];
   /** How much of the text reads as garbage (pdf-garbage.ts). */
   quality: TextQuality;
+  /** /Rotate of the page (clockwise degrees), and whether its vertical text was turned for reading. */
+  rotate: number;
+  turned: boolean;
   error?: string;
 }
 
@@ -202,7 +205,8 @@ export class PageReader {
     this.readInStretch++;
     try {
       const page = await this.doc.getPage(n);
-      const text = toReadingFrame(await pageText(page, n));
+      const upright = await pageText(page, n);
+      const text = toReadingFrame(upright);
       // The page's own objects are not kept: a page rendered for OCR is loaded again.
       page.cleanup();
       const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);
@@ -216,10 +220,12 @@ export class PageReader {
         line.font = this.prefix + line.font;
       }
       if (fonts.size) this.fontsOfPage.set(n, fonts);
-      return { page: n, width: text.width, height: text.height, chars, lines, quality };
+      const { width, height } = text;
+      return { page: n, width, height, chars, lines, quality, rotate: page.rotate, turned: text !== upright };
     } catch (error) {
       const quality = measureWords('');
-      return { page: n, width: 0, height: 0, chars: 0, lines: [], quality, error: (error as Error).message };
+      const failed = { width: 0, height: 0, chars: 0, lines: [], quality, rotate: 0, turned: false };
+      return { page: n, ...failed, error: (error as Error).message };
     }
   }
 
