@@ -14,11 +14,7 @@ export const PDFJS_ASSETS_PATH = 'pdfjs';
  */
 export function pdfjsAssets(): Plugin {
   const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-  const files = [
-    ...listDir(root, 'cmaps'),
-    ...listDir(root, 'standard_fonts'),
-    'wasm/openjpeg_nowasm_fallback.js',
-  ];
+  const files = [...listDir(root, 'cmaps'), ...listDir(root, 'standard_fonts'), 'wasm/openjpeg_nowasm_fallback.js'];
   return {
     name: 'yidu-pdfjs-assets',
     configureServer(server) {

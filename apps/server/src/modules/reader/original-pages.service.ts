@@ -1,4 +1,4 @@
-import type { OriginalFile, PdfLocateQuery, PdfPlace } from '@yidu/shared';
+import { nearestOnPage, type OriginalFile, type PdfLocateQuery, type PdfPlace } from '@yidu/shared';
 import type { UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { BooksService } from '../books/books.service.ts';
@@ -25,11 +25,21 @@ export class OriginalPagesService {
     return { url, size: Number(file.size), expiresAt: new Date(expires * 1000).toISOString() };
   }
 
-  /** The reader page and block of a PDF page's first block. */
+  /**
+   * The reader page and block of a place of the original: the block whose region is under the point
+   * (or nearest to it on that page) when a point is given, else the PDF page's first block.
+   */
   async locate(user: UserRow, query: PdfLocateQuery): Promise<PdfPlace> {
     const { book } = await this.d.books.viewCached(user, query.bookCode);
     if (book.format !== 'pdf') throw fail('noOriginalPages');
-    const place = await this.d.repo.firstBlockOf(book.id, query.pdfPage);
-    return place ?? { page: 1, blockId: null };
+    const { pdfPage, x, y } = query;
+    if (x !== undefined && y !== undefined) {
+      const candidates = await this.d.repo.blocksReaching(book.id, pdfPage);
+      const found = nearestOnPage(candidates, (b) => b.regions, pdfPage, x, y);
+      if (found) return { page: found.item.page, blockId: found.item.blockId, pdfRegions: found.item.regions };
+    }
+    const first = await this.d.repo.firstBlockOf(book.id, pdfPage);
+    if (!first) return { page: 1, blockId: null, pdfRegions: null };
+    return { page: first.page, blockId: first.blockId, pdfRegions: first.regions };
   }
 }

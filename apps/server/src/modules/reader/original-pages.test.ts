@@ -206,31 +206,62 @@ describe('the original page view of a PDF book', () => {
     expect(locate.data.key).toBe('noOriginalPages');
   });
 
-  it('finds the reader page where each PDF page begins', async () => {
+  it('finds the reader page where each PDF page begins, and the paragraph under a point of a page', async () => {
     const db = t.running.infra.db;
     const book = await db.selectFrom('books').select(['id']).where('code', '=', privateCode).executeTakeFirstOrThrow();
     const blocks = await db
       .selectFrom('book_blocks')
-      .select(['seq', 'page', 'block_id', 'pdf_page'])
+      .select(['seq', 'page', 'block_id', 'pdf_page', 'pdf_regions'])
       .where('book_id', '=', book.id)
       .orderBy('seq')
       .execute();
     const pdfPages = [...new Set(blocks.map((b) => b.pdf_page!))].sort((a, b) => a - b);
     expect(pdfPages.length).toBeGreaterThan(10);
-    const locate = (pdfPage: number) =>
-      t.call('GET', `/api/reader/pdfLocate?bookCode=${privateCode}&pdfPage=${pdfPage}`, { token: owner });
+    const locate = (pdfPage: number, point = '') =>
+      t.call('GET', `/api/reader/pdfLocate?bookCode=${privateCode}&pdfPage=${pdfPage}${point}`, { token: owner });
     for (const pdfPage of pdfPages) {
       const first = blocks.find((b) => b.pdf_page === pdfPage)!;
       const res = await locate(pdfPage);
-      expect(res.data, `PDF page ${pdfPage}`).toEqual({ page: first.page, blockId: first.block_id });
+      expect(res.data, `PDF page ${pdfPage}`).toEqual({
+        page: first.page,
+        blockId: first.block_id,
+        pdfRegions: first.pdf_regions,
+      });
     }
     // Past the last page: the last block of the book's last PDF page.
     const last = blocks.filter((b) => b.pdf_page === pdfPages.at(-1)).at(-1)!;
-    expect((await locate(pdfPages.at(-1)! + 50)).data).toEqual({ page: last.page, blockId: last.block_id });
+    expect((await locate(pdfPages.at(-1)! + 50)).data).toMatchObject({ page: last.page, blockId: last.block_id });
     expect((await locate(0)).status).toBe(400);
+    expect((await locate(1, '&x=1.5&y=0.5')).status).toBe(400);
     expect(
       (await t.call('GET', `/api/reader/pdfLocate?bookCode=${privateCode}&pdfPage=1`, { token: other })).status,
     ).toBe(404);
+
+    // A click in the middle of any piece of a paragraph finds that paragraph, on its reader page, with
+    // every piece of it (a paragraph going on in the next column or on the next page has several).
+    const withRegions = blocks.filter((b) => (b.pdf_regions?.length ?? 0) > 0);
+    expect(withRegions.length).toBeGreaterThan(100);
+    let pieces = 0;
+    for (const block of withRegions.filter((_, i) => i % 3 === 0)) {
+      for (const r of block.pdf_regions!) {
+        const res = await locate(r.page, `&x=${r.x + r.w / 2}&y=${r.y + r.h / 2}`);
+        expect(res.data, `${block.block_id} on PDF page ${r.page}`).toEqual({
+          page: block.page,
+          blockId: block.block_id,
+          pdfRegions: block.pdf_regions,
+        });
+        pieces += 1;
+      }
+    }
+    expect(pieces).toBeGreaterThan(40);
+    expect(withRegions.some((b) => new Set(b.pdf_regions!.map((r) => r.page)).size > 1)).toBe(true);
+    // In the margin: the nearest paragraph of that page.
+    const onPage3 = withRegions.filter((b) => b.pdf_regions!.some((r) => r.page === 3));
+    const leftmostTop = onPage3
+      .flatMap((b) => b.pdf_regions!.filter((r) => r.page === 3).map((r) => ({ b, r })))
+      .sort((a, b) => a.r.y - b.r.y || a.r.x - b.r.x)[0]!;
+    const margin = await locate(3, `&x=${Math.max(0, leftmostTop.r.x - 0.05)}&y=${leftmostTop.r.y + 0.001}`);
+    expect(margin.data.blockId).toBe(leftmostTop.b.block_id);
   });
 });
 

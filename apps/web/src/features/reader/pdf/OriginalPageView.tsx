@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { PageBlock, PageData } from '@yidu/shared/reader';
+import type { PageBlock, PageData, PdfRegion } from '@yidu/shared/reader';
 import { errorMessage } from '../../../api/errors.ts';
 import { readerApi } from '../../../api/reader.ts';
 import { blockDomId } from '../PageView.tsx';
@@ -46,7 +46,8 @@ export default function OriginalPageView(props: OriginalPageViewProps) {
   const client = useQueryClient();
   const { doc, error, retry } = usePdfDocument(bookCode);
   const [target, setTarget] = useState<PaneTarget | null>(null);
-  const [outlined, setOutlined] = useState<string | null>(null);
+  /** The paragraph outlined on the pages, and where it stands. */
+  const [outlined, setOutlined] = useState<{ blockId: string; regions: PdfRegion[] } | null>(null);
   const seq = useRef(0);
   const dataRef = useRef(data);
   dataRef.current = data;
@@ -67,13 +68,7 @@ export default function OriginalPageView(props: OriginalPageViewProps) {
 
   const show = useCallback((block: PageBlock) => {
     const place = placeOf(block);
-    if (!place) return;
-    const region = regionsOf(block).find((r) => r.page === place.pdfPage);
-    setTarget({
-      pdfPage: place.pdfPage,
-      region: region ? { x: region.x, y: region.y, w: region.w, h: region.h } : null,
-      seq: ++seq.current,
-    });
+    if (place) setTarget({ pdfPage: place.pdfPage, region: place.region, seq: ++seq.current });
   }, []);
 
   // The text → the pages: its first paragraph in view, when a page opens and when its scrolling rests.
@@ -106,7 +101,7 @@ export default function OriginalPageView(props: OriginalPageViewProps) {
   useEffect(() => {
     const block = focus && dataRef.current?.blocks.find((b) => b.id === focus.blockId);
     if (!block) return;
-    setOutlined(block.id);
+    setOutlined({ blockId: block.id, regions: regionsOf(block) });
     show(block);
   }, [focus, show]);
 
@@ -136,18 +131,17 @@ export default function OriginalPageView(props: OriginalPageViewProps) {
     const current = dataRef.current;
     const here = current && blockAt(current.blocks, pdfPage, x, y);
     if (current && here) {
-      setOutlined(here.id);
+      setOutlined({ blockId: here.id, regions: regionsOf(here) });
       driveText(current.page, here.id, true);
       return;
     }
     const place = await readerApi.pdfLocate({ bookCode, pdfPage, x, y });
     if (!place.blockId) return;
-    setOutlined(place.blockId);
+    setOutlined({ blockId: place.blockId, regions: place.pdfRegions ?? [] });
     driveText(place.page, place.blockId, true);
   };
 
-  const outlinedBlock = outlined ? data?.blocks.find((b) => b.id === outlined) : undefined;
-  const outline = outlinedBlock ? regionsOf(outlinedBlock) : [];
+  const outline = outlined?.regions ?? [];
 
   return (
     <section className="yd-pdf-pane" aria-label={t('originalPage.pages')}>

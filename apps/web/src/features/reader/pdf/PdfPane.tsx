@@ -30,7 +30,7 @@ const MAX_SCALE = 5;
 /** A place for the page view to show: a page, and a region of it (fractions of the page) or its top. */
 export interface PaneTarget {
   pdfPage: number;
-  region: Omit<PdfRegion, 'page'> | null;
+  region: PdfRegion | null;
   /** A new number for each request, so the same place can be asked for again. */
   seq: number;
 }
@@ -171,7 +171,7 @@ export function PdfPane(props: PdfPaneProps) {
     const viewTop = element.scrollTop;
     const viewBottom = viewTop + element.clientHeight;
     if (wanted.region) {
-      const r = rotateRegion({ page: wanted.pdfPage, ...wanted.region }, rotation);
+      const r = rotateRegion(wanted.region, rotation);
       const top = pageTop + r.y * pageHeight;
       const bottom = pageTop + (r.y + r.h) * pageHeight;
       if (top >= viewTop && bottom <= viewBottom) return;

@@ -3,14 +3,10 @@
  * fell on a page, and which pages of a long document are in view (only those are rendered).
  */
 
+import type { PdfRegion } from '@yidu/shared/reader';
+
 /** A rectangle of a PDF page in fractions (0..1) of the displayed page, origin top-left; page from 1. */
-export interface PdfRegion {
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+export type { PdfRegion };
 
 /** How far the reader turned the pages, clockwise. */
 export type Rotation = 0 | 90 | 180 | 270;

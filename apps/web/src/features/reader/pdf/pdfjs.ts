@@ -1,9 +1,4 @@
-import {
-  getDocument,
-  GlobalWorkerOptions,
-  PDFDataRangeTransport,
-  type PDFDocumentLoadingTask,
-} from 'pdfjs-dist';
+import { getDocument, GlobalWorkerOptions, PDFDataRangeTransport, type PDFDocumentLoadingTask } from 'pdfjs-dist';
 // The worker is a file of our own origin (the content security policy allows scripts from nowhere else).
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
@@ -51,7 +46,10 @@ class SignedRangeTransport extends PDFDataRangeTransport {
     let bytes: Uint8Array;
     try {
       const url = renewed ? await this.source.renew() : await this.source.url();
-      const response = await fetch(url, { headers: { range: `bytes=${begin}-${end - 1}` }, signal: this.aborter.signal });
+      const response = await fetch(url, {
+        headers: { range: `bytes=${begin}-${end - 1}` },
+        signal: this.aborter.signal,
+      });
       if (response.status === 404 && !renewed) return this.load(begin, end, true);
       if (response.status !== 206 && response.status !== 200) throw new Error(`HTTP ${response.status}`);
       bytes = new Uint8Array(await response.arrayBuffer());

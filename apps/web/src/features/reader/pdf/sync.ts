@@ -1,43 +1,34 @@
 import type { PageBlock } from '@yidu/shared/reader';
+import { nearestOnPage } from '@yidu/shared/original-pages';
 import type { PdfRegion } from './geometry.ts';
 
 /**
  * How the reflowed text and the original pages follow each other: where a paragraph is on the
- * pages, and which paragraph is under a point of a page.
+ * pages, and which paragraph of the reader page is under a point of a page.
  */
 
 /** The regions a block covers on the original pages (none known: an empty list). */
-export function regionsOf(block: PageBlock): PdfRegion[] {
-  return (block as PageBlock & { pdfRegions?: PdfRegion[] | null }).pdfRegions ?? [];
-}
+export const regionsOf = (block: PageBlock): PdfRegion[] => block.pdfRegions ?? [];
 
-/** Where the page view should go to show a block: its first region's page and top, else its page's top. */
-export function placeOf(block: PageBlock): { pdfPage: number; y: number } | null {
+/** Where the page view should go to show a block: its first region, else the top of its page. */
+export function placeOf(block: PageBlock): { pdfPage: number; region: PdfRegion | null } | null {
   const first = regionsOf(block)
     .slice()
     .sort((a, b) => a.page - b.page || a.y - b.y)[0];
-  if (first) return { pdfPage: first.page, y: first.y };
-  return block.pdfPage ? { pdfPage: block.pdfPage, y: 0 } : null;
+  if (first) return { pdfPage: first.page, region: first };
+  return block.pdfPage ? { pdfPage: block.pdfPage, region: null } : null;
 }
 
-/** Slack around a region for a click that is meant for it (a fraction of the page). */
-const CLICK_SLACK = 0.004;
+/** Slack around a region for a click meant for it (a fraction of the page: a few pixels). */
+const CLICK_SLACK = 0.006;
 
 /**
- * The block of these whose region on `pdfPage` holds the point (fractions of the page); of several,
- * the smallest (a caption inside a figure's box, a line inside its paragraph).
+ * The block of the reader page under a point of a PDF page (fractions of the page), or undefined when
+ * the point is on none of them: the paragraph there may be on another reader page (asked of the server).
  */
 export function blockAt(blocks: PageBlock[], pdfPage: number, x: number, y: number): PageBlock | undefined {
-  let best: { block: PageBlock; area: number } | undefined;
-  for (const block of blocks) {
-    for (const r of regionsOf(block)) {
-      if (r.page !== pdfPage) continue;
-      const inside =
-        x >= r.x - CLICK_SLACK && x <= r.x + r.w + CLICK_SLACK && y >= r.y - CLICK_SLACK && y <= r.y + r.h + CLICK_SLACK;
-      if (inside && (!best || r.w * r.h < best.area)) best = { block, area: r.w * r.h };
-    }
-  }
-  return best?.block;
+  const found = nearestOnPage(blocks, regionsOf, pdfPage, x, y);
+  return found && found.distance <= CLICK_SLACK ? found.item : undefined;
 }
 
 /** Whether the page's text holds any of a PDF page (so the page view and the text are together). */
