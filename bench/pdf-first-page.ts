@@ -19,8 +19,11 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type * as PdfJsModule from 'pdfjs-dist';
 import { launchBrowser, newPage } from '../apps/web/e2e/browser.ts';
 import { activatedReader, api, startServer } from '../apps/web/e2e/fixtures.ts';
+
+type PdfJs = typeof PdfJsModule;
 
 const RUNS = 5;
 const CHUNK = 128 * 1024;
@@ -139,7 +142,7 @@ function firstPage(page: Page, url: string, byRanges: boolean): Promise<number> 
   return page.evaluate(
     async ({ url, size, byRanges, chunk }) => {
       const module = '/bench-pdfjs/pdf.min.mjs';
-      const pdfjs = (await import(module)) as typeof import('pdfjs-dist');
+      const pdfjs = (await import(module)) as PdfJs;
       pdfjs.GlobalWorkerOptions.workerSrc = '/bench-pdfjs/pdf.worker.min.mjs';
       const started = performance.now();
       const options = { isEvalSupported: false, useWasm: false };

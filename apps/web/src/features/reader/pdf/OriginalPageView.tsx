@@ -142,9 +142,12 @@ export default function OriginalPageView(props: OriginalPageViewProps) {
   };
 
   const outline = outlined?.regions ?? [];
+  // The paragraph outlined on the pages is marked in the text too (its element is PageView's).
+  const pairedId = outlined && /^[\w-]+$/.test(outlined.blockId) ? blockDomId(outlined.blockId) : null;
 
   return (
     <section className="yd-pdf-pane" aria-label={t('originalPage.pages')}>
+      {pairedId && <style>{`#${pairedId} { box-shadow: -9px 0 0 -6px #d4572a; }`}</style>}
       {error ? (
         <Result
           status="warning"
