@@ -11,6 +11,8 @@ import { activatedReader, api, uploadThroughWizard } from './fixtures.ts';
 const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'yidu-e2e-screenshots');
 const PAPER = 'pdf/en-tracemonkey-two-column-footnotes.pdf';
 const PAPER_BYTES = 1_016_315;
+/** How long a state may take to come on a busy machine (expect.poll waits 1 s unless told). */
+const WAIT = { timeout: 30_000 };
 
 interface Region {
   page: number;
@@ -117,13 +119,13 @@ describe('the original page view of a PDF: beside the translation, following it,
           for (; readerPage < 30;) {
             await page.keyboard.press('ArrowRight');
             readerPage += 1;
-            await expect.poll(() => firstNumber(page.locator('.yd-pager-where'))).toBe(readerPage);
+            await expect.poll(() => firstNumber(page.locator('.yd-pager-where')), WAIT).toBe(readerPage);
             first = (await pageData(readerPage)).blocks.find((b) => b.pdfRegions?.length);
             if (first && first.pdfRegions![0]!.page >= 3) break;
           }
           const place = first!.pdfRegions![0]!;
           await page.locator(`#yd-b-${first!.id}`).waitFor();
-          await expect.poll(() => regionInView(page, place), { timeout: 20_000 }).toBe(true);
+          await expect.poll(() => regionInView(page, place), WAIT).toBe(true);
           await rendered(page, place.page).waitFor();
 
           // Clicking a paragraph outlines its region(s) on the page and brings it into view.
@@ -135,20 +137,20 @@ describe('the original page view of a PDF: beside the translation, following it,
           await page.locator(`#yd-b-${picked.id}`).click({ position: { x: 30, y: 12 } });
           const outline = page.locator('.yd-pdf-outline');
           await outline.first().waitFor();
-          await expect.poll(() => regionInView(page, picked.pdfRegions![0]!), { timeout: 20_000 }).toBe(true);
+          await expect.poll(() => regionInView(page, picked.pdfRegions![0]!), WAIT).toBe(true);
           // Every piece of it on a page drawn now (a paragraph going on in the next column has two).
           for (const piece of picked.pdfRegions!)
             if ((await page.locator(`.yd-pdf-page[data-pdf-page="${piece.page}"]`).count()) > 0)
               await outlineMatches(page, piece);
           await page.mouse.move(5, 790);
-          await expect.poll(() => page.locator('.yd-pdf-canvas-holder[data-rendered=false]').count()).toBe(0);
+          await expect.poll(() => page.locator('.yd-pdf-canvas-holder[data-rendered=false]').count(), WAIT).toBe(0);
           await page.screenshot({ path: path.join(SHOTS, `reader-pdf-pages-${ui}.png`), animations: 'disabled' });
 
           // Scrolling the pages brings the text to the reader page where the page in view begins.
           const scroller = page.locator('.yd-pdf-scroll');
           await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight * (9.2 / 14)));
           const where = page.locator('.yd-pdf-where');
-          await expect.poll(() => firstNumber(where), { timeout: 10_000 }).toBeGreaterThan(8);
+          await expect.poll(() => firstNumber(where), WAIT).toBeGreaterThan(8);
           const inView = await firstNumber(where);
           const located = await api<{ page: number; blockId: string }>(
             baseUrl,
@@ -157,7 +159,7 @@ describe('the original page view of a PDF: beside the translation, following it,
             undefined,
             token,
           );
-          await expect.poll(() => firstNumber(page.locator('.yd-pager-where')), { timeout: 20_000 }).toBe(located.page);
+          await expect.poll(() => firstNumber(page.locator('.yd-pager-where')), WAIT).toBe(located.page);
           await page.locator(`#yd-b-${located.blockId}`).waitFor();
 
           // Clicking a paragraph on the page brings it into view in the text, outlined.
@@ -219,7 +221,7 @@ describe('the original page view of a PDF: beside the translation, following it,
             .locator('.yd-pdf-page .yd-pdf-canvas-holder[data-rendered=true]')
             .first()
             .waitFor({ timeout: 30_000 });
-          await expect.poll(() => page.locator('.yd-pdf-canvas-holder[data-rendered=false]').count()).toBe(0);
+          await expect.poll(() => page.locator('.yd-pdf-canvas-holder[data-rendered=false]').count(), WAIT).toBe(0);
           const narrowPane = (await page.locator('.yd-pdf-pane').boundingBox())!;
           expect(narrowPane.width).toBeGreaterThan(300);
           await page.mouse.move(5, 750);
@@ -244,29 +246,24 @@ describe('the original page view of a PDF: beside the translation, following it,
 async function outlineMatches(page: Page, region: Region) {
   const slot = page.locator(`.yd-pdf-page[data-pdf-page="${region.page}"]`);
   await expect
-    .poll(
-      async () => {
-        const box = await slot.boundingBox();
-        const outlines = await slot
-          .locator('.yd-pdf-outline')
-          .evaluateAll((els) =>
-            els
-              .map((e) => e.getBoundingClientRect())
-              .map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })),
-          );
-        if (!box) return false;
-        const x = box.x + region.x * box.width;
-        const y = box.y + region.y * box.height;
-        return outlines.some(
-          (o) =>
-            Math.abs(o.x - x) < 8 &&
-            Math.abs(o.y - y) < 8 &&
-            Math.abs(o.width - region.w * box.width) < 14 &&
-            Math.abs(o.height - region.h * box.height) < 14,
+    .poll(async () => {
+      const box = await slot.boundingBox();
+      const outlines = await slot
+        .locator('.yd-pdf-outline')
+        .evaluateAll((els) =>
+          els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })),
         );
-      },
-      { timeout: 20_000 },
-    )
+      if (!box) return false;
+      const x = box.x + region.x * box.width;
+      const y = box.y + region.y * box.height;
+      return outlines.some(
+        (o) =>
+          Math.abs(o.x - x) < 8 &&
+          Math.abs(o.y - y) < 8 &&
+          Math.abs(o.width - region.w * box.width) < 14 &&
+          Math.abs(o.height - region.h * box.height) < 14,
+      );
+    }, WAIT)
     .toBe(true);
 }
 
@@ -277,5 +274,5 @@ async function scrollRegionIntoPane(page: Page, scroller: Locator, region: Regio
   const [box, pane] = await Promise.all([slot.boundingBox(), scroller.boundingBox()]);
   const delta = box!.y + region.y * box!.height - pane!.y - 40;
   await scroller.evaluate((el, d) => (el.scrollTop += d), delta);
-  await expect.poll(() => regionInView(page, region)).toBe(true);
+  await expect.poll(() => regionInView(page, region), WAIT).toBe(true);
 }

@@ -51,8 +51,9 @@ export const PdfPageCanvas = memo(function PdfPageCanvas(props: PdfPageCanvasPro
       task = page.render({ canvas, viewport });
       try {
         await task.promise;
-      } catch {
-        // Cancelled for a newer zoom, or a page pdf.js cannot draw (it says so in the console).
+      } catch (error) {
+        // Cancelled for a newer zoom; otherwise a page pdf.js cannot draw (it says why in the console).
+        if (!cancelled && (error as { name?: string } | null)?.name !== 'RenderingCancelledException') setFailed(true);
         return;
       }
       if (cancelled) return;
