@@ -28,7 +28,7 @@ export interface OriginalSource {
  * range is asked once more with a fresh URL. A range that cannot be had (the book was taken away)
  * ends the document through `onFailure`.
  */
-class SignedRangeTransport extends PDFDataRangeTransport {
+export class SignedRangeTransport extends PDFDataRangeTransport {
   private readonly source: OriginalSource;
   private readonly onFailure: (error: unknown) => void;
   private readonly aborter = new AbortController();
