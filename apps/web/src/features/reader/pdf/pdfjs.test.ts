@@ -29,7 +29,9 @@ describe('reading the stored PDF by ranges from a signed URL', () => {
     const asked = fakeMedia(file, () => false);
     const source = { size: 1000, url: vi.fn(async () => '/api/media/a.pdf?exp=1&sig=x'), renew: vi.fn() };
     const transport = new SignedRangeTransport(source, vi.fn());
-    const got = new Promise<[number, Uint8Array]>((resolve) => transport.addRangeListener((b, c) => resolve([b, c])));
+    const got = new Promise<[number, Uint8Array]>((resolve) =>
+      transport.addRangeListener((b: number, c: Uint8Array) => resolve([b, c])),
+    );
     transport.requestDataRange(200, 328);
     const [begin, chunk] = await got;
     expect(asked).toEqual([{ url: '/api/media/a.pdf?exp=1&sig=x', range: 'bytes=200-327' }]);
@@ -47,7 +49,9 @@ describe('reading the stored PDF by ranges from a signed URL', () => {
     };
     const onFailure = vi.fn();
     const transport = new SignedRangeTransport(source, onFailure);
-    const got = new Promise<Uint8Array>((resolve) => transport.addRangeListener((_b, c) => resolve(c)));
+    const got = new Promise<Uint8Array>((resolve) =>
+      transport.addRangeListener((_b: number, c: Uint8Array) => resolve(c)),
+    );
     transport.requestDataRange(0, 10);
     expect([...(await got)]).toEqual([...file.slice(0, 10)]);
     expect(asked.map((a) => a.url)).toEqual(['/api/media/a.pdf?exp=old', '/api/media/a.pdf?exp=new']);
