@@ -44,10 +44,12 @@ import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { opdsRoutes } from './modules/opds/opds.routes.ts';
 import { kosyncRoutes } from './modules/kosync/kosync.routes.ts';
 
-/** Paths counted by the global rate limit: the API, and what e-readers call (the catalogs, the progress sync). */
-const isLimitedPath = (url: string) => ['/api/', '/opds', '/kosync'].some((prefix) => url.startsWith(prefix));
 import { offlineRoutes } from './modules/offline/offline.routes.ts';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.ts';
+import { originalPagesRoutes } from './modules/reader/original-pages.routes.ts';
+
+/** Paths counted by the global rate limit: the API, and what e-readers call (the catalogs, the progress sync). */
+const isLimitedPath = (url: string) => ['/api/', '/opds', '/kosync'].some((prefix) => url.startsWith(prefix));
 
 /**
  * Builds the HTTP application without listening, so that tests drive it with `inject` or a real
@@ -130,6 +132,7 @@ export async function buildApp(
       await api.register(devicesRoutes, { services, guards });
       await api.register(offlineRoutes, { services, guards });
       await api.register(integrationsRoutes, { services, guards });
+      await api.register(originalPagesRoutes, { services, guards });
     },
     { prefix: '/api' },
   );

@@ -60,6 +60,8 @@ import { FirstShelf } from './modules/first-shelf/first-shelf.service.ts';
 import { ClientWrites } from './modules/offline/client-writes.repo.ts';
 import { OfflineService } from './modules/offline/offline.service.ts';
 import { IntegrationsService } from './modules/integrations/integrations.service.ts';
+import { OriginalPagesRepo } from './modules/reader/original-pages.repo.ts';
+import { OriginalPagesService } from './modules/reader/original-pages.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -123,6 +125,8 @@ export interface Services {
   offline: OfflineService;
   /** Highlights and notes to Readwise and Obsidian. */
   integrations: IntegrationsService;
+  /** The page view of PDF books: the original file, places of its pages in the reflowed book. */
+  originalPages: OriginalPagesService;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -386,5 +390,6 @@ export function createServices(infra: Infrastructure): Services {
     }),
     offline: new OfflineService({ db: infra.db, books, points: pointsService }),
     integrations,
+    originalPages: new OriginalPagesService({ books, repo: new OriginalPagesRepo(infra.db) }),
   };
 }

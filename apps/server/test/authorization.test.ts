@@ -4,13 +4,17 @@
  * here fails the first test.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startFakeMicrosoft,
   startFakeOpenAi,
   type FakeServer,
 } from '../src/engines/translation/testing/fake-servers.ts';
+import { attachPdfFile } from './seed-book.ts';
 import {
+  CORPUS,
   pollStage,
   registerUser,
   seedChineseBook,
@@ -65,6 +69,8 @@ interface Ctx {
   requestId: string;
   feedbackId: number;
   png: Buffer;
+  /** A private PDF book of the owner, shared with the recipient (the page view's calls). */
+  pdf: string;
 }
 
 /** Fresh things owned by the owner, for calls that change or delete them. */
@@ -857,6 +863,15 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     }),
     expect: ADMIN_ONLY,
   },
+  // ---------- the page view of a PDF book ----------
+  'GET /api/reader/original': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/original?bookCode=${c.pdf}` }),
+    expect: READ_P,
+  },
+  'GET /api/reader/pdfLocate': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/pdfLocate?bookCode=${c.pdf}&pdfPage=2` }),
+    expect: READ_P,
+  },
 };
 
 describe('the authorisation matrix', () => {
@@ -926,6 +941,14 @@ describe('the authorisation matrix', () => {
     });
     const { createCanvas } = await import('@napi-rs/canvas');
     const png = await createCanvas(40, 40).encode('png');
+    const pdf = await seedChineseBook(t, 'owner');
+    await attachPdfFile(t, pdf, await readFile(path.join(CORPUS, 'pdf/en-tracemonkey-two-column-footnotes.pdf')));
+    await t.call('POST', '/api/book/updateBook', { token: tokens.owner, body: { bookCode: pdf, bookStatus: 0 } });
+    const pdfShare = await t.call('POST', '/api/book/share/create', {
+      token: tokens.owner,
+      body: { bookCode: pdf, features: ['explanation'] },
+    });
+    await t.call('PUT', `/api/book/share/accept/${pdfShare.data.id}`, { token: tokens.recipient });
     ctx = {
       t,
       tokens,
@@ -937,6 +960,7 @@ describe('the authorisation matrix', () => {
       requestId: saved.data.requestId,
       feedbackId: feedback.data.id,
       png,
+      pdf,
     };
   }, 60_000);
   afterAll(async () => {

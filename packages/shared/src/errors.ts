@@ -108,6 +108,8 @@ export const ERRORS = {
   readwiseNotConnected: { status: 409, message: 'Connect Readwise with your access token first' },
   readwiseTokenRejected: { status: 400, message: 'Readwise did not accept this access token' },
   readwiseUnavailable: { status: 502, message: 'Readwise is not responding, please try again later' },
+  noOriginalPages: { status: 404, message: 'This book has no original pages to show (only PDF books have them)' },
+  rangeNotSatisfiable: { status: 416, message: 'The requested bytes lie beyond the end of the file' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

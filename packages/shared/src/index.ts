@@ -18,3 +18,4 @@ export * from './browser-validation.ts';
 export * from './devices.ts';
 export * from './offline.ts';
 export * from './integrations.ts';
+export * from './original-pages.ts';

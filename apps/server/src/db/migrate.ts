@@ -22,6 +22,8 @@ import * as m0027 from './migrations/0027-fit-names.ts';
 import * as m0025 from './migrations/0025-ereaders.ts';
 import * as m0026 from './migrations/0026-offline-and-integrations.ts';
 import * as m0024 from './migrations/0024-reading-place-uploads.ts';
+import * as m0020 from './migrations/0020-pdf-regions.ts';
+import * as m0021 from './migrations/0021-pdf-page-index.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,6 +50,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-ereaders': m0025,
   '0026-offline-and-integrations': m0026,
   '0024-reading-place-uploads': m0024,
+  '0020-pdf-regions': m0020,
+  '0021-pdf-page-index': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

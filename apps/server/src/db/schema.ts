@@ -217,6 +217,17 @@ export interface BookBlocksTable {
   note_refs: string[] | null;
   referenced_by: string[] | null;
   pdf_page: number | null;
+  /** PdfRegion[] as JSON (written as a string). */
+  pdf_regions: ColumnType<PdfRegionRow[] | null, string | null | undefined, string | null>;
+}
+
+/** A rectangle of a PDF page a block covers: fractions of the displayed page, origin top left. */
+export interface PdfRegionRow {
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 export interface BookImagesTable {

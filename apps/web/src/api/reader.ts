@@ -2,6 +2,7 @@ import type { BlockLocation, PageData } from '@yidu/shared/reader';
 import type { Mark, MarkKind, Position, ReaderSettings, TabsState } from '@yidu/shared/marks';
 import type { AnnotateResult, SearchResult } from '@yidu/shared/ai';
 import type { BookSummary } from '@yidu/shared/books';
+import type { OriginalFile, PdfPlace } from '@yidu/shared/original-pages';
 import i18n from '../i18n/index.ts';
 import { useAuth } from '../stores/auth.ts';
 import { API_BASE, ApiError, api, handleUnauthorized, request, unwrapResponse } from './client.ts';
@@ -127,6 +128,11 @@ export const readerApi = {
     api.post<AnnotateResult>('/reader/ai/annotate', body),
   search: (body: { bookCode: string; language: string; query: string; ai: boolean; confirm?: boolean }) =>
     api.post<SearchResult>('/reader/search', body),
+
+  /** The page view of a PDF book: its original file (a signed URL), and where a PDF page is in the text. */
+  original: (bookCode: string) => api.get<OriginalFile>('/reader/original', { query: { bookCode } }),
+  pdfLocate: (q: { bookCode: string; pdfPage: number; x?: number; y?: number }) =>
+    api.get<PdfPlace>('/reader/pdfLocate', { query: q }),
 };
 
 export const readerPath = (bookCode: string, language: string) => `/tabs/read/${enc(bookCode)}/${enc(language)}`;

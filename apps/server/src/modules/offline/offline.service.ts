@@ -80,6 +80,8 @@ export class OfflineService {
             noteLabel: b.note_label,
             noteRefs: b.note_refs,
             pdfPage: b.pdf_page,
+            pdfRegions: b.pdf_regions,
+            ...(b.referenced_by?.length ? { referencedBy: b.referenced_by } : {}),
           };
         }),
         translated,

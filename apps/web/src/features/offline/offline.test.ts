@@ -29,6 +29,7 @@ const page = (n: number): PageData => ({
       noteLabel: null,
       noteRefs: null,
       pdfPage: null,
+      pdfRegions: null,
     },
   ],
   translated: true,

@@ -37,6 +37,7 @@ import { useReadingPlace } from './useReadingPlace.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
 import { useNotes } from './NoteLayer.tsx';
 import { paragraphLinkTarget } from '../offline/paragraphLink.ts';
+import { useOriginalPages } from './pdf/useOriginalPages.tsx';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -153,19 +154,21 @@ export function Reader({ book, language }: ReaderProps) {
           blockOffset: position.data.blockOffset,
         });
   const { cancelRestore } = useReadingPlace({ bookCode, language, page, data, textRef, initial: savedPlace });
-  const inlinePanel = settings.mode === 'advanced' && wide;
+  /** Whether the block a jump goes to glows when it arrives (not when the page view moved the text). */
+  const flashTarget = useRef(true);
 
   const goTo = useCallback(
-    (target: number, blockId?: string | null) => {
+    (target: number, blockId?: string | null, options?: { flash?: boolean }) => {
       const clamped = Math.min(Math.max(1, Math.round(target)), Math.max(1, pageCount));
       cancelRestore();
       scrollTarget.current = blockId ?? null;
+      flashTarget.current = options?.flash !== false;
       setSelection(null);
       setNotePop(null);
       if (clamped === page && blockId) {
         const element = document.getElementById(blockDomId(blockId));
         element?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-        setFlashId(blockId);
+        if (flashTarget.current) setFlashId(blockId);
         scrollTarget.current = null;
         return;
       }
@@ -197,13 +200,16 @@ export function Reader({ book, language }: ReaderProps) {
     if (!element) return;
     scrollTarget.current = null;
     element.scrollIntoView?.({ block: 'center' });
-    setFlashId(target);
+    if (flashTarget.current) setFlashId(target);
   }, [data]);
   useEffect(() => {
     if (!flashId) return;
     const timer = setTimeout(() => setFlashId(null), 2200);
     return () => clearTimeout(timer);
   }, [flashId]);
+
+  const original = useOriginalPages({ book, data, page, textRef, goTo });
+  const inlinePanel = settings.mode === 'advanced' && wide && !(original.shown && original.sideBySide);
 
   const prev = useCallback(() => page !== null && page > 1 && goTo(page - 1), [page, goTo]);
   const next = useCallback(() => page !== null && page < pageCount && goTo(page + 1), [page, pageCount, goTo]);
@@ -425,21 +431,27 @@ export function Reader({ book, language }: ReaderProps) {
           )
         }
         tools={
-          <ReadAloudControl
-            aloud={aloud}
-            translated={data?.translated ?? book.originalLanguage !== language}
-            original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
-            target={{ code: language, tag: langTag(language) }}
-          />
+          <>
+            {original.toggleButton}
+            <ReadAloudControl
+              aloud={aloud}
+              translated={data?.translated ?? book.originalLanguage !== language}
+              original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
+              target={{ code: language, tag: langTag(language) }}
+            />
+          </>
         }
       />
 
-      <div className={`yd-reader-body${inlinePanel ? ' has-side' : ''}`}>
+      <div
+        className={`yd-reader-body${inlinePanel ? ' has-side' : ''}${original.shown && original.sideBySide ? ' has-pages' : ''}`}
+      >
         <article
           ref={textRef}
-          className="yd-reader-text"
+          className={`yd-reader-text${original.textHidden ? ' is-hidden' : ''}`}
           onTouchStart={onTouchStart}
           onTouchEnd={onTouchEnd}
+          onClick={original.onTextClick}
           aria-busy={pageQuery.isPending}
         >
           <PageArea
@@ -488,6 +500,7 @@ export function Reader({ book, language }: ReaderProps) {
             </Button>
           </nav>
         </article>
+        {original.pane}
         {inlinePanel && <aside className="yd-reader-side">{panel}</aside>}
       </div>
 

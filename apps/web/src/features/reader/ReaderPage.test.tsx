@@ -50,6 +50,7 @@ const pageData = {
       noteLabel: null,
       noteRefs: null,
       pdfPage: null,
+      pdfRegions: null,
     },
   ],
 };
