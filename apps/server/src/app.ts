@@ -138,6 +138,7 @@ export async function buildApp(
 /** Serves the built single-page app; unknown non-API paths get index.html (client-side routing). */
 function registerWebApp(app: FastifyInstance, distDir: string): void {
   const hasWeb = existsSync(path.join(distDir, 'index.html'));
+  if (!hasWeb) app.log.warn({ distDir }, 'the web app is not built: run `npm run build` or set WEB_DIST_DIR');
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: distDir,
