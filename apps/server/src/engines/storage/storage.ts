@@ -4,8 +4,10 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import {
+  CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -82,6 +84,7 @@ export class S3Storage implements FileStorage {
   readonly name = 's3';
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly region: string;
 
   constructor(options: {
     bucket: string;
@@ -92,6 +95,7 @@ export class S3Storage implements FileStorage {
     forcePathStyle?: boolean;
   }) {
     this.bucket = options.bucket;
+    this.region = options.region;
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -100,6 +104,26 @@ export class S3Storage implements FileStorage {
         ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
         : {}),
     });
+  }
+
+  /**
+   * Creates the bucket unless it exists (a deployment's first start; see cli/ensure-bucket.ts). Outside
+   * us-east-1 the region is named as the bucket's location, as AWS requires and Garage checks.
+   */
+  async ensureBucket(): Promise<'exists' | 'created'> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return 'exists';
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+    await this.client.send(
+      new CreateBucketCommand({
+        Bucket: this.bucket,
+        ...(this.region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: this.region } }),
+      }),
+    );
+    return 'created';
   }
 
   async put(key: string, data: Buffer): Promise<void> {
@@ -127,8 +151,7 @@ export class S3Storage implements FileStorage {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (error) {
-      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404 || (error as { name?: string }).name === 'NotFound') return false;
+      if (statusOf(error) === 404) return false;
       throw error;
     }
   }
@@ -137,4 +160,10 @@ export class S3Storage implements FileStorage {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+}
+
+/** The HTTP status of an S3 error (404 for a missing object or bucket), if it came with one. */
+function statusOf(error: unknown): number | undefined {
+  if ((error as { name?: string }).name === 'NotFound') return 404;
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }
