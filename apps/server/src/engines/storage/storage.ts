@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import {
   CreateBucketCommand,
   DeleteObjectCommand,
+  type BucketLocationConstraint,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -120,7 +121,9 @@ export class S3Storage implements FileStorage {
     await this.client.send(
       new CreateBucketCommand({
         Bucket: this.bucket,
-        ...(this.region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: this.region } }),
+        ...(this.region === 'us-east-1'
+          ? {}
+          : { CreateBucketConfiguration: { LocationConstraint: this.region as BucketLocationConstraint } }),
       }),
     );
     return 'created';
