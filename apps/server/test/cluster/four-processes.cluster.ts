@@ -196,6 +196,8 @@ describe('two API and two worker processes on one PostgreSQL and one bucket', ()
     await admin.end();
     const databaseUrl = `postgres://yidu:yidu-cluster@127.0.0.1:${postgres.port}/yidu`;
     db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    // Its idle connections end when PostgreSQL restarts (the last case); the next query opens another.
+    db.on('error', () => {});
 
     s3server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: path.join(root, 's3') });
     const s3Port = (await s3server.run()).port;
@@ -354,6 +356,12 @@ describe('two API and two worker processes on one PostgreSQL and one bucket', ()
     };
     await Promise.all([answering('a'), answering('b')]);
     timings['PostgreSQL restarted: both APIs answer again (s)'] = seconds(Date.now() - back);
+    // Every process listens for the others' events again (the notifier reconnects with backoff).
+    const listeners = async () =>
+      (await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'yidu-notifier'"))
+        .rows[0].n as number;
+    await expect.poll(listeners, { timeout: 60_000, interval: 100 }).toBe(4);
+    timings['… and all four listen for events again (s)'] = seconds(Date.now() - back);
     const requestId = await uploadPathA('a', SMALL_BOOK, 'After the database restart');
     await completed(requestId, 120_000);
     timings['… and an upload is parsed and saved by the workers (s)'] = seconds(Date.now() - back);
