@@ -112,27 +112,36 @@ export class JobQueue {
   }
 
   async start(): Promise<void> {
-    await this.boss.start();
-    await this.createQueues();
+    await this.takingTurns(async () => {
+      await this.boss.start();
+      await this.createQueues();
+    });
     this.started = true;
   }
 
   /**
-   * Creates the queues that do not exist yet. pg-boss's createQueue inserts a row and then alters
-   * tables, with no lock between processes: API and worker processes starting at once on a fresh
-   * database deadlocked there, and all but one crashed. They take turns under an advisory lock.
+   * Runs pg-boss's start and our queue creation one process at a time, under an advisory lock.
+   * pg-boss's createQueue inserts a row and then alters tables, with no lock between processes, and a
+   * worker's pg-boss creates its own cron queue as it starts: API and worker processes starting at
+   * once on a fresh database deadlocked there (ours against ours, then ours against that one), and
+   * all but one crashed.
    */
-  private async createQueues(): Promise<void> {
+  private async takingTurns(work: () => Promise<void>): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('error', () => {});
     await client.connect();
     try {
       await client.query(`SELECT pg_advisory_lock(hashtextextended('yidu:createQueues', 0))`);
-      for (const [name, settings] of Object.entries(QUEUES)) {
-        if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, { name, ...settings });
-      }
+      await work();
     } finally {
       await client.end().catch(() => {});
+    }
+  }
+
+  /** Creates the queues that do not exist yet (under takingTurns). */
+  private async createQueues(): Promise<void> {
+    for (const [name, settings] of Object.entries(QUEUES)) {
+      if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, { name, ...settings });
     }
   }
 
