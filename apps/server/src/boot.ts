@@ -11,6 +11,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { OutboxMailer, SmtpMailer, type Mailer } from './engines/mail/mailer.ts';
 import { OutboxSms, WebhookSms } from './engines/sms/sms.ts';
 import { LocalStorage, S3Storage } from './engines/storage/storage.ts';
+import { sweepDataDirTemporaryFiles } from './engines/storage/disk.ts';
 import { registerBookJobs } from './modules/books/books.jobs.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
@@ -80,6 +81,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       ? new WebhookSms(config.sms.webhookUrl, config.sms.webhookToken)
       : new OutboxSms(outbox, logger);
     const storage = config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'files'));
+    // Temporary files of writes a killed process never finished (old ones only: another process of
+    // this deployment may be writing right now), in the background: a large files tree takes a while.
+    void sweepDataDirTemporaryFiles(config.dataDir, logger);
     const infra: Infrastructure = { config, db, queue, logger, sms, storage };
     const services = createServices(infra);
     // Engine health seen in real use is written every few seconds, and once more at the end.
@@ -130,7 +134,7 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
         : new OutboxMailer(outbox, config.mail.from, logger);
       const activeMailer = mailer;
       cleanups.push(() => activeMailer.close());
-      registerSystemJobs(queue, { mailer, limiter: services.limiter });
+      registerSystemJobs(queue, { mailer, limiter: services.limiter, dataDir: config.dataDir, logger });
       registerBookJobs(queue, services.uploads, services.reader);
       registerPointsJobs(queue, services.points);
       registerSetupJobs(queue, services.setup);

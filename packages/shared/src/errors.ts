@@ -100,6 +100,10 @@ export const ERRORS = {
     message:
       'This document is protected by Microsoft rights management (IRM): only an app signed in to its organisation can open it. Ask the sender for an unprotected copy',
   },
+  storageFull: {
+    status: 507,
+    message: "The server's storage is full; please try again later or tell the administrator",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;
