@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ERRORS } from '@yidu/shared';
 import pg from 'pg';
@@ -22,6 +22,8 @@ const temporaryFiles = async (dir: string) => (await filesUnder(dir)).filter((f)
 
 /** 210 KB, 13 images: its upload needs room, and so does its parse (the images are stored). */
 const DOCX = path.join(CORPUS, 'docx/en-cancer-statistics-images.docx');
+const STALE = 'files/uploads/zz/killed.pdf.0123456789ab.tmp';
+const LIVE = 'files/uploads/zz/writing.pdf.abcdef012345.tmp';
 
 describe.skipIf(smallDiskUnavailable)('DATA_DIR on a disk that fills', () => {
   let disk: SmallDisk;
@@ -31,6 +33,11 @@ describe.skipIf(smallDiskUnavailable)('DATA_DIR on a disk that fills', () => {
 
   beforeAll(async () => {
     disk = await mountSmallDisk(4096);
+    // What a write killed two hours ago left, and one another process is making right now.
+    await mkdir(path.join(disk.dir, 'files/uploads/zz'), { recursive: true });
+    await writeFile(path.join(disk.dir, STALE), Buffer.alloc(50_000));
+    await utimes(path.join(disk.dir, STALE), new Date(Date.now() - 2 * 3600_000), new Date(Date.now() - 2 * 3600_000));
+    await writeFile(path.join(disk.dir, LIVE), Buffer.alloc(1000));
     t = await startTestApp({
       DATA_DIR: disk.dir,
       REQUIRE_INVITE: 'false',
@@ -44,6 +51,14 @@ describe.skipIf(smallDiskUnavailable)('DATA_DIR on a disk that fills', () => {
   afterAll(async () => {
     await t?.close();
     await disk?.unmount();
+  });
+
+  it('sweeps the temporary files of killed writes at start-up, not those of live ones', async () => {
+    const deadline = Date.now() + 10_000;
+    while ((await temporaryFiles(disk.dir)).includes(STALE) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await temporaryFiles(disk.dir)).toEqual([LIVE]);
+    await rm(path.join(disk.dir, LIVE));
   });
 
   it('answers an upload with storageFull, leaves nothing half written, and takes the next once there is room', async () => {
