@@ -68,6 +68,23 @@ const LEDGER_MISMATCH = `SELECT u.id FROM users u LEFT JOIN points_ledger l ON l
   GROUP BY u.id, u.points_balance
   HAVING u.points_balance <> coalesce(sum(CASE WHEN l.type = 'income' THEN l.points ELSE -l.points END), 0)`;
 
+/** The indexes, constraints and triggers of Yidu's schema, as text that two databases can compare. */
+async function schemaOf(url: string): Promise<string[]> {
+  const rows = await query<{ line: string }>(
+    url,
+    `SELECT 'index ' || indexdef AS line FROM pg_indexes WHERE schemaname = 'public'
+     UNION ALL
+     SELECT 'constraint ' || c.conrelid::regclass || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid)
+       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = 'public'
+     UNION ALL
+     SELECT 'trigger ' || t.tgrelid::regclass || ' ' || t.tgname || ' ' || t.tgenabled::text
+       FROM pg_trigger t JOIN pg_class r ON r.oid = t.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace
+      WHERE n.nspname = 'public' AND NOT t.tgisinternal
+     ORDER BY 1`,
+  );
+  return rows.map((r) => r.line);
+}
+
 /** A page as a reader sees it, without the signatures of its media URLs (they expire by the hour). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the page as the API answers it
 const comparable = (page: any) => JSON.parse(JSON.stringify(page).replace(/\?exp=[^"]*/g, ''));
@@ -197,6 +214,7 @@ describe('backup and restore with npm run admin', () => {
     const restore = await runAdmin(['restore', file], { DATA_DIR: target, EMBEDDED_PG_PORT: String(pgPort2) });
     expect(restore.err).toBe('');
     expect(restore.code).toBe(0);
+    expect(restore.out).toContain('Loading the rows…');
     expect(restore.out).toContain('Restored the backup of');
 
     const second = startYidu(targetEnv);
@@ -223,6 +241,8 @@ describe('backup and restore with npm run admin', () => {
         (await query<{ n: number }>(url, `SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
       expect({ table, rows: await count(targetDb) }).toEqual({ table, rows: await count(sourceDb) });
     }
+    // The same schema: every index the restore dropped for the load is built again, every key made again.
+    expect(await schemaOf(targetDb)).toEqual(await schemaOf(sourceDb));
     // The snapshot is one moment: every restored user came with their ledger, and every balance adds up.
     expect(await query(targetDb, LEDGER_MISMATCH)).toEqual([]);
     const crowdRestored = await query<{ n: number }>(

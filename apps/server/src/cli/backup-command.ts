@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Config } from '../config/env.ts';
 import { backupDatabase, secretFingerprint } from '../db/backup/backup.ts';
 import { BackupFileError } from '../db/backup/format.ts';
-import { restoreDatabase, RestoreRefused } from '../db/backup/restore.ts';
+import { restoreDatabase, RestoreRefused, type RestoreStep } from '../db/backup/restore.ts';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -28,6 +28,15 @@ function filesReminder(config: Config): string {
     : `Keep ${path.resolve(config.dataDir, 'app-secret')} with it: without it the stored engine and AI model keys cannot be read.`;
   return `${files}\n${secret}`;
 }
+
+const RESTORE_STEPS: Record<RestoreStep, string> = {
+  checking: 'Checking the whole backup file',
+  schema: "Building the backup's schema",
+  loading: 'Loading the rows',
+  indexing: 'Building the indexes and checking the foreign keys',
+  migrating: 'Applying the migrations added since',
+  analyzing: 'Gathering statistics for the planner',
+};
 
 /** Runs the command; returns the process's exit code. */
 export async function runBackupCommand(
@@ -53,7 +62,13 @@ export async function runBackupCommand(
       console.log(filesReminder(config));
       return 0;
     }
-    const done = await restoreDatabase({ url: options.url, file: options.file, force: options.force });
+    const done = await restoreDatabase({
+      url: options.url,
+      file: options.file,
+      force: options.force,
+      // A large restore takes minutes: say what it is doing.
+      onStep: (step) => console.log(`${RESTORE_STEPS[step]}…`),
+    });
     const { header } = done.contents;
     console.log(
       `Restored the backup of ${header.createdAt} (Yidu ${header.yidu}): ${done.contents.tables.length} tables, ${done.rows} rows, in ${seconds(done.ms)}.`,

@@ -63,3 +63,22 @@ export async function foreignKeysOf(
   );
   return rows;
 }
+
+/**
+ * The indexes of our schema that no constraint owns, with what re-creates each: a restore builds
+ * them after the load, in one pass each, which is many times faster than keeping them up to date row
+ * by row (above all the GIN indexes of passage search and names).
+ */
+export async function plainIndexesOf(client: pg.ClientBase): Promise<{ name: string; definition: string }[]> {
+  const { rows } = await client.query<{ name: string; definition: string }>(
+    `SELECT ic.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i
+       JOIN pg_class ic ON ic.oid = i.indexrelid
+       JOIN pg_namespace n ON n.oid = ic.relnamespace
+      WHERE n.nspname = $1
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+      ORDER BY ic.relname`,
+    [SCHEMA],
+  );
+  return rows;
+}

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { createDb } from '../client.ts';
 import { knownMigrations, migrateOnly, migrateToLatest } from '../migrate.ts';
-import { foreignKeysOf, quoteIdent, SCHEMA, tablesOf } from './catalog.ts';
+import { foreignKeysOf, plainIndexesOf, quoteIdent, SCHEMA, tablesOf } from './catalog.ts';
 import { BackupFileError, readBackup, type BackupHeader, type BackupTrailer } from './format.ts';
 
 export interface BackupContents {
@@ -59,6 +59,8 @@ export async function inspectBackup(file: string): Promise<BackupContents> {
   return { header: header!, trailer: trailer!, tables };
 }
 
+export type RestoreStep = 'checking' | 'schema' | 'loading' | 'indexing' | 'migrating' | 'analyzing';
+
 export interface RestoreSummary {
   contents: BackupContents;
   rows: number;
@@ -71,17 +73,28 @@ export interface RestoreSummary {
  * Restores into the database at `url`, which must hold no Yidu data unless `force` is given (then
  * everything of Yidu's in it is replaced, once nothing else is connected to it).
  */
-export async function restoreDatabase(options: { url: string; file: string; force: boolean }): Promise<RestoreSummary> {
+export async function restoreDatabase(options: {
+  url: string;
+  file: string;
+  force: boolean;
+  /** Told each step as it starts (a large restore takes minutes). */
+  onStep?: (step: RestoreStep) => void;
+}): Promise<RestoreSummary> {
   const started = Date.now();
+  const step = options.onStep ?? (() => undefined);
+  step('checking');
   const contents = await inspectBackup(options.file);
   const client = new pg.Client({ connectionString: options.url, application_name: 'yidu-restore' });
   await client.connect();
   try {
     await makeRoom(client, options.force);
+    step('schema');
     await withDb(options.url, (db) => migrateOnly(db, contents.header.migrations));
-    const rows = await load(client, options.file);
+    const rows = await load(client, options.file, step);
+    step('migrating');
     const migratedSince = await withDb(options.url, (db) => migrateToLatest(db));
     // Fresh statistics for the planner, as autovacuum would make them later.
+    step('analyzing');
     await client.query('ANALYZE');
     return { contents, rows, migratedSince, ms: Date.now() - started };
   } finally {
@@ -123,22 +136,29 @@ async function makeRoom(client: pg.Client, force: boolean): Promise<void> {
   await client.query(`CREATE SCHEMA ${SCHEMA}`);
 }
 
+/** Memory for building each index after the load (the server's default, 64 MB, sorts on disk sooner). */
+const INDEX_BUILD_MEMORY = '256MB';
+
 /**
- * Loads every row in one transaction: foreign keys are dropped and made again after (which checks
- * them all at once, as pg_dump's restores do), user triggers (access-change notices) are off, the
- * rows the migrations seeded are replaced by the backup's, and the sequences are set last.
+ * Loads every row in one transaction: foreign keys and plain indexes are dropped and made again after
+ * (which checks the keys all at once and builds each index in one pass, as pg_dump's restores do),
+ * user triggers (access-change notices) are off, the rows the migrations seeded are replaced by the
+ * backup's, and the sequences are set last.
  */
-async function load(client: pg.Client, file: string): Promise<number> {
+async function load(client: pg.Client, file: string, step: (step: RestoreStep) => void): Promise<number> {
   await client.query('BEGIN');
   try {
     const target = new Map((await tablesOf(client)).map((t) => [t.table, new Set(t.columns)]));
     const foreignKeys = await foreignKeysOf(client);
     for (const key of foreignKeys)
       await client.query(`ALTER TABLE ${SCHEMA}.${quoteIdent(key.table)} DROP CONSTRAINT ${quoteIdent(key.name)}`);
+    const indexes = await plainIndexesOf(client);
+    for (const index of indexes) await client.query(`DROP INDEX ${SCHEMA}.${quoteIdent(index.name)}`);
     const names = [...target.keys()].map((t) => `${SCHEMA}.${quoteIdent(t)}`);
     for (const name of names) await client.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
     if (names.length > 0) await client.query(`TRUNCATE ${names.join(', ')}`);
 
+    step('loading');
     let total = 0;
     let copy: ReturnType<typeof copyFrom> | undefined;
     let copyDone: Promise<void> | undefined;
@@ -173,6 +193,9 @@ async function load(client: pg.Client, file: string): Promise<number> {
         }
       }
     }
+    step('indexing');
+    await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+    for (const index of indexes) await client.query(index.definition);
     for (const key of foreignKeys)
       await client.query(
         `ALTER TABLE ${SCHEMA}.${quoteIdent(key.table)} ADD CONSTRAINT ${quoteIdent(key.name)} ${key.definition}`,
