@@ -67,6 +67,15 @@ describe.skipIf(smallDiskUnavailable)('DATA_DIR on a disk that fills', () => {
     expect(refused.status).toBe(507);
     expect(refused.data.key).toBe('storageFull');
     expect(refused.msg).toBe(ERRORS.storageFull.message);
+    // The admins' checklist says so before anyone complains.
+    const admin = (await t.call('POST', '/api/auth/login', { body: { account: 'chief', password: 'Chief2026pass' } }))
+      .data.token;
+    const setup = (await t.call('GET', '/api/admin/setup', { token: admin })).data;
+    expect(setup.attention).toBe(true);
+    expect(setup.items.find((i: { id: string }) => i.id === 'storage')).toMatchObject({
+      status: 'failing',
+      detail: { dataDir: disk.dir, totalMb: 4 },
+    });
     expect(await temporaryFiles(disk.dir)).toEqual([]);
     expect((await filesUnder(disk.dir)).filter((f) => f.startsWith('files/uploads/'))).toEqual([]);
     // The refused upload does not count against the day's limit.

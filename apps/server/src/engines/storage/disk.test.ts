@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../../../test/small-disk.ts';
-import { appendWhole, isStorageFull, sweepTemporaryFiles, writeFileAtomic } from './disk.ts';
+import { appendWhole, isStorageFull, spaceOf, storageStatus, sweepTemporaryFiles, writeFileAtomic } from './disk.ts';
 import { LocalStorage } from './storage.ts';
 
 if (smallDiskUnavailable) console.warn(`disk.test.ts: full-disk cases skipped: ${smallDiskUnavailable}`);
@@ -70,6 +70,23 @@ describe('what counts as a full storage', () => {
     expect(isStorageFull(Object.assign(new Error('x'), { code: '53200' }))).toBe(false); // out of memory
     expect(isStorageFull('ENOSPC')).toBe(false);
     expect(isStorageFull(undefined)).toBe(false);
+  });
+});
+
+describe("the admins' storage check", () => {
+  const MB = 1024 * 1024;
+  const disk = (freeMb: number, totalMb = 100_000) => ({ freeBytes: freeMb * MB, totalBytes: totalMb * MB });
+  it('fails when the next uploads may not fit, warns when little is left, and reads a real disk', async () => {
+    expect(storageStatus(disk(200), 50 * MB)).toBe('failing');
+    expect(storageStatus(disk(300), 200 * MB)).toBe('failing'); // two of the largest upload do not fit
+    expect(storageStatus(disk(1000), 50 * MB)).toBe('warning');
+    expect(storageStatus(disk(5000, 100_000), 50 * MB), 'less than a tenth of the disk').toBe('warning');
+    expect(storageStatus(disk(5000, 20_000), 50 * MB)).toBe('ok');
+    expect(storageStatus(null, 50 * MB)).toBe('unknown');
+    const space = await spaceOf(os.tmpdir());
+    expect(space!.freeBytes).toBeGreaterThan(0);
+    expect(space!.totalBytes).toBeGreaterThanOrEqual(space!.freeBytes);
+    expect(await spaceOf(path.join(os.tmpdir(), 'no-such-dir-' + process.pid))).toBeNull();
   });
 });
 

@@ -3,7 +3,7 @@
  * written behind, and the sweep of temporary files a killed process left.
  */
 import { randomBytes } from 'node:crypto';
-import { opendir, rename, rm, stat, truncate, appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, opendir, rename, rm, stat, statfs, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../lib/logger.ts';
 
@@ -119,4 +119,31 @@ export async function sweepDataDirTemporaryFiles(dataDir: string, logger: Logger
     }
   }
   return removed;
+}
+
+/** Free and total bytes of the file system holding `dir` (free: what an unprivileged user may use), or null. */
+export async function spaceOf(dir: string): Promise<{ freeBytes: number; totalBytes: number } | null> {
+  try {
+    const fs = await statfs(dir);
+    return { freeBytes: fs.bavail * fs.bsize, totalBytes: fs.blocks * fs.bsize };
+  } catch {
+    return null;
+  }
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * How the space left under DATA_DIR looks for the admins' checklist: failing when the next uploads
+ * may not fit (less than 256 MB, or than two of the largest file accepted), a warning below 2 GB or a
+ * tenth of the disk.
+ */
+export function storageStatus(
+  space: { freeBytes: number; totalBytes: number } | null,
+  largestUploadBytes: number,
+): 'ok' | 'warning' | 'failing' | 'unknown' {
+  if (!space) return 'unknown';
+  if (space.freeBytes < Math.max(256 * MB, 2 * largestUploadBytes)) return 'failing';
+  if (space.freeBytes < Math.max(2048 * MB, space.totalBytes / 10)) return 'warning';
+  return 'ok';
 }
