@@ -25,6 +25,7 @@ import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { AI_MODELS_TOPIC } from './modules/setup/ai-models.service.ts';
 import { registerSetupJobs, scheduleProbes } from './modules/setup/setup.jobs.ts';
+import { registerIntegrationsJobs } from './modules/integrations/integrations.jobs.ts';
 
 export interface Running {
   config: Config;
@@ -84,6 +85,12 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
     // Temporary files of writes a killed process never finished (old ones only: another process of
     // this deployment may be writing right now), in the background: a large files tree takes a while.
     void sweepDataDirTemporaryFiles(config.dataDir, logger);
+    // A process of a split deployment (--role=api or worker) reading and writing files nobody else sees.
+    if (!config.s3 && config.role !== 'all')
+      logger.warn(
+        { filesDir: path.join(config.dataDir, 'files') },
+        'files are kept under DATA_DIR: every API and worker process must share that directory, or set S3_BUCKET',
+      );
     const infra: Infrastructure = { config, db, queue, logger, sms, storage };
     const services = createServices(infra);
     // Engine health seen in real use is written every few seconds, and once more at the end.
@@ -143,11 +150,19 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
         extraction: services.glossaryExtraction,
         retranslation: services.retranslation,
       });
+      registerIntegrationsJobs(queue, services.integrations);
       await queue.startWorkers();
       await scheduleProbes(queue, config.engineProbeMinutes);
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
       // A parse process loads pdf.js (0.2-0.5 s) when it starts: paid now rather than by the first PDF uploaded.
       services.parseHost.warmUp();
+      // A fresh install's public library gets its first shelf, and files stored before KOReader's digest
+      // of them was kept get it, in the background; a stop waits for them to let go of the database.
+      const background = Promise.allSettled([
+        services.firstShelf.seed().catch((error) => logger.error({ err: error }, 'the first shelf was not seeded')),
+        services.kosync.digestStoredFiles().catch((error) => logger.warn({ err: error }, 'file digests not filled in')),
+      ]);
+      cleanups.push(() => background.then(() => undefined));
     }
 
     let app: FastifyInstance | undefined;

@@ -10,6 +10,7 @@ import {
   startFakeOpenAi,
   type FakeServer,
 } from '../src/engines/translation/testing/fake-servers.ts';
+import { startFakeReadwise, type FakeReadwise } from '../src/modules/integrations/testing/fake-readwise.ts';
 import { registerUser, seedChineseBook, startTestApp, STRONG_PASSWORD, type TestApp } from './helpers.ts';
 
 type Schema = {
@@ -99,6 +100,8 @@ describe('every call, sent edge and broken input', () => {
   let t: TestApp;
   let microsoft: FakeServer;
   let llm: FakeServer;
+  /** Readwise answers the tokens sent here (refused) rather than being unreachable (a fair 502). */
+  let readwise: FakeReadwise;
   let doc: Doc;
   const tokens: Record<'admin' | 'user', string> = { admin: '', user: '' };
   let bookCode = '';
@@ -107,6 +110,7 @@ describe('every call, sent edge and broken input', () => {
   beforeAll(async () => {
     microsoft = await startFakeMicrosoft();
     llm = await startFakeOpenAi();
+    readwise = await startFakeReadwise();
     t = await startTestApp({
       REQUIRE_INVITE: 'false',
       EMAIL_ACTIVATION: 'false',
@@ -114,6 +118,7 @@ describe('every call, sent edge and broken input', () => {
       MICROSOFT_TRANSLATOR_ENDPOINT: microsoft.url,
       LLM_BASE_URL: `${llm.url}/v1`,
       LLM_MODEL: 'fake-model',
+      READWISE_API_URL: readwise.url,
       ADMIN_ACCOUNT: 'root-admin',
       ADMIN_PASSWORD: STRONG_PASSWORD,
       LOG_LEVEL: 'fatal',
@@ -127,6 +132,7 @@ describe('every call, sent edge and broken input', () => {
     await t?.close();
     await microsoft?.close();
     await llm?.close();
+    await readwise?.close();
   });
 
   async function login(account: string): Promise<string> {

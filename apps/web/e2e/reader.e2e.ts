@@ -103,12 +103,22 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
       await page.locator(`[data-block-text="${blockId}"][data-side=text]`).waitFor();
 
       // Everything is saved on the server (settings and position are debounced).
+      // Both changes: they may reach the server in two saves.
       await expect
         .poll(
-          async () => (await api<{ scheme: string }>(baseUrl, 'GET', '/user/reader-settings', undefined, token)).scheme,
+          async () => {
+            const saved = await api<{ scheme: string; mode: string }>(
+              baseUrl,
+              'GET',
+              '/user/reader-settings',
+              undefined,
+              token,
+            );
+            return `${saved.scheme}/${saved.mode}`;
+          },
           { timeout: 15_000 },
         )
-        .toBe('black');
+        .toBe('black/advanced');
       await expect
         .poll(
           async () =>

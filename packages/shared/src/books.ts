@@ -75,6 +75,23 @@ export const StageState = z.object({
 });
 export type StageState = z.infer<typeof StageState>;
 
+/** An upload that is not a book yet, listed on the upload page with "continue" and "discard". */
+export const UnfinishedUpload = z.object({
+  requestId: z.string(),
+  bookName: z.string(),
+  /** Where it is: the stage running, finished last (waiting for the next), or failed. */
+  stage: z.enum(UPLOAD_STAGES),
+  status: z.enum(['running', 'done', 'failed']),
+  errorKey: z.string().optional(),
+  /** The reading language chosen in the wizard. */
+  language: z.string().nullable(),
+  fileName: z.string(),
+  format: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UnfinishedUpload = z.infer<typeof UnfinishedUpload>;
+
 export const SaveNewBody = z.object({
   fileId: z.string().min(1).max(64),
   bookName: z.string().trim().min(1).max(300),

@@ -104,6 +104,16 @@ export const ERRORS = {
     status: 507,
     message: "The server's storage is full; please try again later or tell the administrator",
   },
+  tooManyDevicePasswords: {
+    status: 409,
+    message: 'This account has as many device passwords as it may have; revoke one you no longer use',
+  },
+  alreadyDeleted: { status: 410, message: 'This was deleted (perhaps on another device)' },
+  readwiseNotConnected: { status: 409, message: 'Connect Readwise with your access token first' },
+  readwiseTokenRejected: { status: 400, message: 'Readwise did not accept this access token' },
+  readwiseUnavailable: { status: 502, message: 'Readwise is not responding, please try again later' },
+  noOriginalPages: { status: 404, message: 'This book has no original pages to show (only PDF books have them)' },
+  rangeNotSatisfiable: { status: 416, message: 'The requested bytes lie beyond the end of the file' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -15,3 +15,7 @@ export * from './keep.ts';
 export * from './service-url.ts';
 export * from './names.ts';
 export * from './browser-validation.ts';
+export * from './devices.ts';
+export * from './offline.ts';
+export * from './integrations.ts';
+export * from './original-pages.ts';

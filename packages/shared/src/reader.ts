@@ -3,6 +3,16 @@ import { z } from 'zod';
 
 export const BLOCK_STATUSES = ['done', 'pending', 'failed'] as const;
 
+/** A rectangle of a PDF page: fractions of the displayed page, origin at the top left. */
+export const PdfRegion = z.object({
+  page: z.number().int().min(1),
+  x: z.number().min(0).max(1),
+  y: z.number().min(0).max(1),
+  w: z.number().min(0).max(1),
+  h: z.number().min(0).max(1),
+});
+export type PdfRegion = z.infer<typeof PdfRegion>;
+
 /** One block of a reader page with its translation state (issue: reader page data). */
 export const PageBlock = z.object({
   /** Stable block id ('c3-b12'): annotations, highlights and bookmarks anchor to it. */
@@ -21,6 +31,12 @@ export const PageBlock = z.object({
   /** Footnote blocks: the blocks whose markers lead to this note (the way back). */
   referencedBy: z.array(z.string()).nullable().optional(),
   pdfPage: z.number().nullable(),
+  /**
+   * PDF books: where the block stands on the original pages, one rectangle per page and column piece
+   * it covers. x, y, w, h are fractions (0..1) of the page as displayed (rotation and crop box applied),
+   * origin at the top left; `page` is 1-based. Null for other books and blocks without a place.
+   */
+  pdfRegions: z.array(PdfRegion).nullable(),
 });
 export type PageBlock = z.infer<typeof PageBlock>;
 

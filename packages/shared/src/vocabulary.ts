@@ -1,5 +1,6 @@
 import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
+import { ClientId } from './marks.ts';
 
 /**
  * Words to learn: a word or phrase looked up where it stands in a book, saved with its sentence to a
@@ -93,11 +94,14 @@ export const VocabularyWord = z.object({
   lapses: z.number(),
   lastReviewedAt: z.string().nullable(),
   createdAt: z.string(),
+  /** When the reader sent the word to Anki (from any of their devices); null when never. */
+  ankiSentAt: z.string().nullable(),
 });
 export type VocabularyWord = z.infer<typeof VocabularyWord>;
 
 /** POST /vocabulary: save a looked-up word where it stands. Saving it again keeps the first one. */
 export const SaveWordBody = z.object({
+  clientId: ClientId,
   bookCode: z.string().min(1).max(40),
   language: z.string().min(1).max(40),
   text: z.string().trim().min(1).max(100),

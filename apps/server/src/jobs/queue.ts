@@ -13,6 +13,8 @@ export interface JobPayloads {
   'book.detectLanguage': { requestId: string };
   'book.translateTitle': { requestId: string };
   'book.save': { requestId: string };
+  /** Uploads nobody drives any more: silent stages revived or failed, abandoned ones chained on (UploadService.sweep). */
+  'book.sweepUploads': Record<string, never>;
   'translate.page': { bookId: number; lang: string; page: number };
   /** The next pages of a whole-book translation; the job's id is the run the job row names. */
   'book.translateWhole': { jobId: string };
@@ -26,6 +28,8 @@ export interface JobPayloads {
   'system.ping': { sentAt: number };
   /** Light checks of the engines and AI models that real use has not proven lately (set-up checklist). */
   'setup.probe': Record<string, never>;
+  /** Highlights and notes the user's Readwise does not have yet (IntegrationsService.runPush). */
+  'readwise.push': { userId: number };
 }
 export type JobName = keyof JobPayloads;
 
@@ -46,6 +50,7 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.detectLanguage': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.translateTitle': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+  'book.sweepUploads': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
   // A run does a few pages; a failed one is retried (the lease decides who works), a lost one resumed.
@@ -56,6 +61,8 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'glossary.retranslate': { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
   'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
   'setup.probe': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
+  // Readwise unreachable: tried again with backoff; its 429 queues the next run after Retry-After.
+  'readwise.push': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
 };
 
 /** How many times a job runs at most (first run + retries). */
@@ -132,7 +139,7 @@ export class JobQueue {
   async send<N extends JobName>(
     name: N,
     data: JobPayloads[N],
-    options: { id?: string; singletonKey?: string; startAfter?: number } = {},
+    options: { id?: string; singletonKey?: string; singletonSeconds?: number; startAfter?: number } = {},
   ): Promise<string | null> {
     return this.boss.send(name, data as object, options);
   }
@@ -166,6 +173,7 @@ export class JobQueue {
     await this.boss.schedule('maintenance.prune', '17 * * * *', {});
     await this.boss.schedule('points.sweepHolds', '* * * * *', {});
     await this.boss.schedule('book.resumeTranslations', '* * * * *', {});
+    await this.boss.schedule('book.sweepUploads', '* * * * *', {});
   }
 
   /** Runs a job on a cron schedule (kept in the database: one run per tick whatever the number of workers); null stops it. */

@@ -3,7 +3,7 @@
  * streaming walker (docx-body.ts) that produces the same drafts. Output is rebuilt from a whitelist, so hostile markup (scripts, event handlers, javascript:
  * links, remote images) cannot survive: we never copy attributes, only text and a few inline tags.
  */
-import type { BlockType } from './types.ts';
+import type { BlockType, PdfRegion } from './types.ts';
 import { escapeHtml, localName } from './markup.ts';
 import type { MarkupElement, MarkupNode } from './markup.ts';
 import {
@@ -36,6 +36,7 @@ export interface BlockDraft {
   noteLabel?: string;
   noteRefKeys?: string[];
   pdfPage?: number;
+  pdfRegions?: PdfRegion[];
 }
 
 export interface ConvertContext {

@@ -1,10 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import {
+  CreateBucketCommand,
   DeleteObjectCommand,
+  type BucketLocationConstraint,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -19,9 +22,24 @@ export interface FileStorage {
   readonly name: string;
   put(key: string, data: Buffer): Promise<void>;
   get(key: string): Promise<Buffer>;
-  stream(key: string): Promise<Readable>;
+  /** The file, or the bytes `range.start`..`range.end` of it (both included, as HTTP counts them). */
+  stream(key: string, range?: ByteRange): Promise<Readable>;
   exists(key: string): Promise<boolean>;
+  /** Size and a strong validator of the stored bytes, or undefined when there is no such file. */
+  stat(key: string): Promise<StoredFileStat | undefined>;
   delete(key: string): Promise<void>;
+}
+
+/** Bytes `start` to `end` of a file, both included. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface StoredFileStat {
+  size: number;
+  /** A quoted strong entity tag: it changes whenever the bytes under the key do. */
+  etag: string;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9/_-]{0,200}(\.[a-z0-9]{1,8})?$/;
@@ -58,10 +76,23 @@ export class LocalStorage implements FileStorage {
     return readFile(this.pathOf(key));
   }
 
-  async stream(key: string): Promise<Readable> {
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
     const file = this.pathOf(key);
     await stat(file);
-    return createReadStream(file);
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<StoredFileStat | undefined> {
+    const file = this.pathOf(key);
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) return undefined;
+      // Files are replaced by rename (put), never written in place: a new content is a new inode.
+      const tag = [info.ino, info.size, Math.floor(info.mtimeMs)].map((n) => n.toString(16)).join('-');
+      return { size: info.size, etag: `"${tag}"` };
+    } catch {
+      return undefined;
+    }
   }
 
   async exists(key: string): Promise<boolean> {
@@ -83,6 +114,7 @@ export class S3Storage implements FileStorage {
   readonly name = 's3';
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly region: string;
 
   constructor(options: {
     bucket: string;
@@ -93,6 +125,7 @@ export class S3Storage implements FileStorage {
     forcePathStyle?: boolean;
   }) {
     this.bucket = options.bucket;
+    this.region = options.region;
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -101,6 +134,28 @@ export class S3Storage implements FileStorage {
         ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
         : {}),
     });
+  }
+
+  /**
+   * Creates the bucket unless it exists (a deployment's first start; see cli/ensure-bucket.ts). Outside
+   * us-east-1 the region is named as the bucket's location, as AWS requires and Garage checks.
+   */
+  async ensureBucket(): Promise<'exists' | 'created'> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return 'exists';
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+    await this.client.send(
+      new CreateBucketCommand({
+        Bucket: this.bucket,
+        ...(this.region === 'us-east-1'
+          ? {}
+          : { CreateBucketConfiguration: { LocationConstraint: this.region as BucketLocationConstraint } }),
+      }),
+    );
+    return 'created';
   }
 
   async put(key: string, data: Buffer): Promise<void> {
@@ -116,20 +171,40 @@ export class S3Storage implements FileStorage {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  async stream(key: string): Promise<Readable> {
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
     assertSafeKey(key);
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-    return object.Body as Readable;
+    const object = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
+    );
+    const body = object.Body as Readable;
+    if (!range) return body;
+    // Some S3-compatible stores serve more than was asked (the whole object, or to its end for a
+    // range ending at byte 0): cut the range out of what came, so the HTTP answer holds its length.
+    const served = /^bytes (\d+)-(\d+)\//.exec(object.ContentRange ?? '');
+    const servedStart = served ? Number(served[1]) : 0;
+    const servedEnd = served ? Number(served[2]) : Number.POSITIVE_INFINITY;
+    if (servedStart === range.start && servedEnd === range.end) return body;
+    const slice = sliceBytes(range.start - servedStart, range.end - range.start + 1);
+    body.on('error', (error) => slice.destroy(error));
+    return body.pipe(slice);
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== undefined;
+  }
+
+  async stat(key: string): Promise<StoredFileStat | undefined> {
     assertSafeKey(key);
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return true;
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const etag = head.ETag ?? `"${(head.ContentLength ?? 0).toString(16)}-${head.LastModified?.getTime() ?? 0}"`;
+      return { size: head.ContentLength ?? 0, etag: etag.startsWith('"') ? etag : `"${etag}"` };
     } catch (error) {
-      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404 || (error as { name?: string }).name === 'NotFound') return false;
+      if (statusOf(error) === 404) return undefined;
       throw error;
     }
   }
@@ -138,4 +213,23 @@ export class S3Storage implements FileStorage {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+}
+
+/** A stream of `length` bytes of its input after the first `skip`. */
+function sliceBytes(skip: number, length: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const from = Math.max(0, skip - seen);
+      const to = Math.min(chunk.length, skip + length - seen);
+      seen += chunk.length;
+      done(null, from < to ? chunk.subarray(from, to) : undefined);
+    },
+  });
+}
+
+/** The HTTP status of an S3 error (404 for a missing object or bucket), if it came with one. */
+function statusOf(error: unknown): number | undefined {
+  if ((error as { name?: string }).name === 'NotFound') return 404;
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }

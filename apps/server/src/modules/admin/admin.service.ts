@@ -1,3 +1,4 @@
+import type { AuditAction } from '@yidu/shared/audit';
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,7 +72,7 @@ export class AdminService {
   /** Sensitive operations leave a trace: who, what, on what, from where. */
   async audit(
     admin: UserRow,
-    action: string,
+    action: AuditAction,
     target: string | null,
     detail: Record<string, unknown> | null,
     caller?: Caller,

@@ -158,6 +158,25 @@ export function renderBlock(block: ExportBlock, ctx: RenderContext): string {
   return `${textElement(block, 'original', ctx)}\n${textElement(block, 'translation', ctx)}`;
 }
 
+/**
+ * The names of the top-level elements renderBlock writes for a block, in order: what a reading
+ * system's path to the block counts (KOReader's XPointers, modules/kosync/xpointer.ts). None for a
+ * picture that did not make it into the book and has no caption.
+ */
+export function renderedElements(block: ExportBlock, ctx: Pick<RenderContext, 'mode' | 'imageHref'>): string[] {
+  switch (block.type) {
+    case 'image':
+      if (block.imageId && ctx.imageHref(block.imageId)) return ['figure'];
+      return block.text.trim() ? ['p'] : [];
+    case 'separator':
+      return ['hr'];
+    case 'code':
+      return ['pre'];
+  }
+  const element = block.type === 'footnote' ? 'div' : blockTag(block);
+  return block.translatable && ctx.mode === 'bilingual' ? [element, element] : [element];
+}
+
 /** A content document: one chapter, or one part of a long chapter. */
 export function contentDocument(options: { title: string; lang: string; body: string; stylesheet: string }): string {
   const dir = isRightToLeft(options.lang) ? ' dir="rtl"' : '';

@@ -133,9 +133,18 @@ export const marksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
 
   app.get(
     '/reader/notes/export',
-    { schema: { tags, security, summary: 'All notes of a book as a Markdown file', querystring: BookCode } },
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "All notes of a book as a Markdown file, labelled in uiLanguage (else the account's interface language)",
+        querystring: BookCode.extend({ uiLanguage: z.string().max(8).optional() }),
+      },
+    },
     async (request, reply) => {
-      const { filename, markdown } = await marks.exportMarkdown(authOf(request).user, request.query.bookCode);
+      const { bookCode, uiLanguage } = request.query;
+      const { filename, markdown } = await marks.exportMarkdown(authOf(request).user, bookCode, uiLanguage);
       return reply
         .type('text/markdown; charset=utf-8')
         .header(

@@ -350,6 +350,7 @@ export class ReaderService {
       noteRefs: block.note_refs,
       referencedBy: block.referenced_by,
       pdfPage: block.pdf_page,
+      pdfRegions: block.pdf_regions,
     };
   }
 }

@@ -38,6 +38,9 @@ export interface PageLines {
   quality: TextQuality;
   /** The code page the text of mis-mapped fonts was read in (pdf-mojibake.ts). */
   mojibake?: MojibakeCodePage;
+  /** /Rotate of the page (clockwise degrees), and whether its vertical text was turned for reading. */
+  rotate: number;
+  turned: boolean;
   error?: string;
 }
 
@@ -206,7 +209,8 @@ export class PageReader {
     this.readInStretch++;
     try {
       const page = await this.doc.getPage(n);
-      const text = toReadingFrame(await pageText(page, n));
+      const upright = await pageText(page, n);
+      const text = toReadingFrame(upright);
       // The page's own objects are not kept: a page rendered for OCR is loaded again.
       page.cleanup();
       const mojibake = repairPageMojibake(text.items);
@@ -221,10 +225,23 @@ export class PageReader {
         line.font = this.prefix + line.font;
       }
       if (fonts.size) this.fontsOfPage.set(n, fonts);
-      return { page: n, width: text.width, height: text.height, chars, lines, quality, ...(mojibake && { mojibake }) };
+      const { width, height } = text;
+      const turned = text !== upright;
+      return {
+        page: n,
+        width,
+        height,
+        chars,
+        lines,
+        quality,
+        rotate: page.rotate,
+        turned,
+        ...(mojibake && { mojibake }),
+      };
     } catch (error) {
       const quality = measureWords('');
-      return { page: n, width: 0, height: 0, chars: 0, lines: [], quality, error: (error as Error).message };
+      const failed = { width: 0, height: 0, chars: 0, lines: [], quality, rotate: 0, turned: false };
+      return { page: n, ...failed, error: (error as Error).message };
     }
   }
 

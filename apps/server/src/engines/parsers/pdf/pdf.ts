@@ -31,6 +31,7 @@ import { refuseRightsEncrypted, refuseRightsNotice, refuseRightsWrapper } from '
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
 import { linkNoteMarks } from './pdf-note-links.ts';
+import { toPdfRegions } from './pdf-regions.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
@@ -255,6 +256,7 @@ async function parseDocument(
   }
 
   // 5. Blocks and note links.
+  const geometry = (n: number) => pages[n - 1];
   const drafts: (BlockDraft & { top: number; byWeight?: boolean })[] = [];
   const notesByPage = new Map<number, Map<string, string>>();
   paragraphs.forEach((p, i) => {
@@ -264,6 +266,8 @@ async function parseDocument(
       pdfPage: p.page,
       top: p.top,
     };
+    const regions = toPdfRegions(p.boxes, geometry);
+    if (regions.length) draft.pdfRegions = regions;
     if (p.kind === 'heading') draft.level = p.level ?? 1;
     if (p.byWeight) draft.byWeight = true;
     if (p.kind === 'footnote') {
