@@ -11,6 +11,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { OutboxMailer, SmtpMailer, type Mailer } from './engines/mail/mailer.ts';
 import { OutboxSms, WebhookSms } from './engines/sms/sms.ts';
 import { LocalStorage, S3Storage } from './engines/storage/storage.ts';
+import { sweepDataDirTemporaryFiles } from './engines/storage/disk.ts';
 import { registerBookJobs } from './modules/books/books.jobs.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
@@ -81,6 +82,9 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       ? new WebhookSms(config.sms.webhookUrl, config.sms.webhookToken)
       : new OutboxSms(outbox, logger);
     const storage = config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'files'));
+    // Temporary files of writes a killed process never finished (old ones only: another process of
+    // this deployment may be writing right now), in the background: a large files tree takes a while.
+    void sweepDataDirTemporaryFiles(config.dataDir, logger);
     // A process of a split deployment (--role=api or worker) reading and writing files nobody else sees.
     if (!config.s3 && config.role !== 'all')
       logger.warn(
@@ -137,7 +141,7 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
         : new OutboxMailer(outbox, config.mail.from, logger);
       const activeMailer = mailer;
       cleanups.push(() => activeMailer.close());
-      registerSystemJobs(queue, { mailer, limiter: services.limiter });
+      registerSystemJobs(queue, { mailer, limiter: services.limiter, dataDir: config.dataDir, logger });
       registerBookJobs(queue, services.uploads, services.reader);
       registerPointsJobs(queue, services.points);
       registerSetupJobs(queue, services.setup);

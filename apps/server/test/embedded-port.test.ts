@@ -110,6 +110,14 @@ describe('the embedded PostgreSQL port', () => {
       /Address already in use|could not create any TCP\/IP sockets/,
     );
     await release(busy.server);
+
+    // Free, it is used and recorded like any other (the admin CLI and the docs find it there).
+    const fixed = await occupy();
+    await release(fixed.server);
+    const dir = await dataDir();
+    const db = await start({ dataDir: dir, port: fixed.port });
+    expect(db.port).toBe(fixed.port);
+    expect(await recorded(dir)).toBe(fixed.port);
   }, 60_000);
 
   it('starts two Yidu with separate data directories on one machine', async () => {

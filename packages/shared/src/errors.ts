@@ -100,6 +100,10 @@ export const ERRORS = {
     message:
       'This document is protected by Microsoft rights management (IRM): only an app signed in to its organisation can open it. Ask the sender for an unprotected copy',
   },
+  storageFull: {
+    status: 507,
+    message: "The server's storage is full; please try again later or tell the administrator",
+  },
   tooManyDevicePasswords: {
     status: 409,
     message: 'This account has as many device passwords as it may have; revoke one you no longer use',

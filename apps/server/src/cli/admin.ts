@@ -4,6 +4,8 @@
  *   create  --account <name> --password <password> [--email <email>]   create an admin account
  *   promote --account <name>                                          make an existing user an admin
  *   invite  [--count <n>] [--max-uses <n>] [--days <n>] [--note <text>] mint invitation codes
+ *   backup  FILE                                                      save the database (while Yidu runs)
+ *   restore FILE [--force]                                            restore it into an empty database
  *
  * It uses the same configuration as the server (DATA_DIR, DATABASE_URL...). With the embedded
  * database it connects to the running server's PostgreSQL (found through DATA_DIR, whatever its port),
@@ -15,6 +17,7 @@ import type { Kysely } from 'kysely';
 import { loadConfig } from '../config/env.ts';
 import { readOrCreateSecret } from '../config/secret.ts';
 import { createServices } from '../context.ts';
+import { runBackupCommand } from './backup-command.ts';
 import { createDb } from '../db/client.ts';
 import { clusterHolder, embeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -27,7 +30,9 @@ import { createLogger } from '../lib/logger.ts';
 const USAGE = `Usage: npm run admin -- <command> [options]
   create  --account <name> --password <password> [--email <email>]
   promote --account <name>
-  invite  [--count <n>] [--max-uses <n>] [--days <n>] [--note <text>]`;
+  invite  [--count <n>] [--max-uses <n>] [--days <n>] [--note <text>]
+  backup  FILE
+  restore FILE [--force]`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -39,10 +44,11 @@ const { positionals, values } = parseArgs({
     'max-uses': { type: 'string', default: '1' },
     days: { type: 'string' },
     note: { type: 'string' },
+    force: { type: 'boolean', default: false },
   },
 });
 const command = positionals[0];
-if (!command || !['create', 'promote', 'invite'].includes(command)) {
+if (!command || !['create', 'promote', 'invite', 'backup', 'restore'].includes(command)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -75,6 +81,17 @@ if (!url) {
     stopEmbedded = embedded.stop;
     url = embedded.url;
   }
+}
+
+if (command === 'backup' || command === 'restore') {
+  // Before any migration: a restore builds the schema itself (db/backup/restore.ts).
+  const file = positionals[1];
+  const code = await runBackupCommand(command, { url, file, force: values.force, config }).catch((error: unknown) => {
+    console.error((error as Error).message);
+    return 1;
+  });
+  await stopEmbedded?.();
+  process.exit(code);
 }
 
 const { db } = createDb(url, 2);

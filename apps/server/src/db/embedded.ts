@@ -138,8 +138,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   /**
    * A fixed port (EMBEDDED_PG_PORT): used as it is, and a start fails when it is taken. Without it the
-   * server takes the port it had last time (kept in DATA_DIR/postgres-port) or the default, and
-   * another free port when that one is taken (a second Yidu on the machine), which it records.
+   * server takes the port it had last time or the default, and another free port when that one is
+   * taken (a second Yidu on the machine). Either way the port is recorded in DATA_DIR/postgres-port.
    */
   port?: number | undefined;
   /** The first port tried without a fixed one (tests use their own). */

@@ -56,16 +56,38 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+/** The table where applied migrations are recorded. */
+export const MIGRATION_TABLE = 'yidu_migrations';
+
+export async function migrateToLatest(db: Kysely<unknown>, chosen: MigrationProvider = provider): Promise<string[]> {
   // Unordered: migrations are written on parallel branches and each stands alone; a database that
   // has a later one already still gets an earlier one merged after it.
   const migrator = new Migrator({
     db,
-    provider,
-    migrationTableName: 'yidu_migrations',
+    provider: chosen,
+    migrationTableName: MIGRATION_TABLE,
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** The migrations this version of Yidu knows, by name. */
+export function knownMigrations(): string[] {
+  return Object.keys(MIGRATIONS).sort();
+}
+
+/**
+ * Applies these migrations and no others (a backup's schema: see db/backup/restore.ts); every name
+ * must be known.
+ */
+export async function migrateOnly(db: Kysely<unknown>, names: string[]): Promise<string[]> {
+  const chosen: Record<string, Migration> = {};
+  for (const name of names) {
+    const migration = MIGRATIONS[name];
+    if (!migration) throw new Error(`unknown migration ${name}`);
+    chosen[name] = migration;
+  }
+  return migrateToLatest(db, { getMigrations: async () => chosen });
 }

@@ -2,6 +2,7 @@ import { ERRORS, type ErrorKey } from '@yidu/shared';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { isStorageFull } from '../engines/storage/disk.ts';
 import { errorsTotal } from '../lib/metrics.ts';
 import { AppError } from './errors.ts';
 
@@ -57,6 +58,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // A number or date the database cannot hold, that came past the schemas: the request is wrong.
       request.log.info({ code: (error as { code?: string }).code }, 'value refused by the database');
       return send(reply, 'badRequest', { reason: 'outOfRange' });
+    }
+    if (isStorageFull(error)) {
+      // A full disk (files or the database's own): the request was fine, there is no room for it now.
+      request.log.warn({ code: (error as { code?: string }).code, message: error.message }, 'storage full');
+      return send(reply, 'storageFull');
     }
     if (isDatabaseUnavailable(error)) {
       // A database restart or failover: say so briefly and let the client retry, without a stack per request.

@@ -2,7 +2,8 @@ import type { AiModelUse } from '@yidu/shared/llm-presets';
 import { api, request } from './client.ts';
 
 export type CheckStatus = 'ok' | 'warning' | 'missing' | 'failing' | 'unknown';
-export type CheckId = 'translation' | 'explanationModel' | 'annotationModel' | 'mail' | 'sms' | 'invites' | 'publicUrl';
+export type CheckId =
+  'translation' | 'explanationModel' | 'annotationModel' | 'mail' | 'sms' | 'invites' | 'publicUrl' | 'storage';
 
 export interface CheckItem {
   id: CheckId;

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from '../../lib/logger.ts';
+import { writeFileAtomic } from '../storage/disk.ts';
 import type { MailTemplate } from './templates.ts';
 
 /** What the `mail.send` job carries: the template and its values, rendered by the worker. */
@@ -70,7 +71,7 @@ export class OutboxMailer implements Mailer {
     await mkdir(this.dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(this.dir, `${stamp}-${info.messageId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 24)}.eml`);
-    await writeFile(file, info.message as Buffer);
+    await writeFileAtomic(file, info.message as Buffer);
     const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
     this.logger.info({ to: mail.to, subject: mail.subject, file, links }, 'mail written to the outbox');
     return { messageId: info.messageId };

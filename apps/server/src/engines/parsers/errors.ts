@@ -14,6 +14,8 @@ export type ParseErrorKey =
   | 'fileRightsProtected'
   | 'ocrUnavailable'
   | 'noTextFound'
+  /** A temporary file of the parse met a full disk (not the file's fault; see storage/disk.ts). */
+  | 'storageFull'
   | 'aborted';
 
 export class ParseError extends Error {

@@ -1,6 +1,7 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../lib/logger.ts';
+import { appendWhole } from '../storage/disk.ts';
 
 export interface SmsSender {
   readonly name: string;
@@ -19,7 +20,10 @@ export class OutboxSms implements SmsSender {
 
   async send(to: string, text: string): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    await appendFile(path.join(this.dir, 'sms.log'), JSON.stringify({ at: new Date().toISOString(), to, text }) + '\n');
+    await appendWhole(
+      path.join(this.dir, 'sms.log'),
+      JSON.stringify({ at: new Date().toISOString(), to, text }) + '\n',
+    );
     this.logger.info({ to, text }, 'SMS written to the outbox');
   }
 }

@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import { randomBytes } from 'node:crypto';
 import {
   CreateBucketCommand,
   DeleteObjectCommand,
@@ -13,6 +12,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { writeFileAtomic } from './disk.ts';
 
 /**
  * Where files live (books, covers, extracted images, avatars). Keys are made by the server, never by
@@ -48,7 +48,10 @@ export function assertSafeKey(key: string): void {
   if (!KEY_PATTERN.test(key) || key.includes('..') || key.includes('//')) throw new Error(`unsafe storage key: ${key}`);
 }
 
-/** Files on the local disk under DATA_DIR/files, written atomically (temp file + rename). */
+/**
+ * Files on the local disk under DATA_DIR/files, written atomically (temp file + rename; the temp file
+ * removed when the write fails, e.g. on a full disk).
+ */
 export class LocalStorage implements FileStorage {
   readonly name = 'local';
   private readonly root: string;
@@ -66,9 +69,7 @@ export class LocalStorage implements FileStorage {
   async put(key: string, data: Buffer): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temp, data);
-    await rename(temp, target);
+    await writeFileAtomic(target, data);
   }
 
   get(key: string): Promise<Buffer> {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { BookBlocksTable, BookChaptersTable, BookRow } from '../../db/schema.ts';
 import type { ParsedStream } from '../../engines/parsers/isolated/parse-host.ts';
+import { isStorageFull } from '../../engines/storage/disk.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BooksRepo } from './books.repo.ts';
@@ -61,7 +62,8 @@ export async function storeBookContent(
     try {
       await deps.repo.updateBook(book.id, { cover_key: await deps.storeCover(parsed.head.cover.data) });
     } catch (error) {
-      // A cover we cannot decode (SVG, broken JPEG) is not worth failing the book for.
+      // A cover we cannot decode (SVG, broken JPEG) is not worth failing the book for; a full disk is.
+      if (isStorageFull(error)) throw error;
       deps.logger.info({ requestId, err: error }, 'cover skipped');
     }
   }

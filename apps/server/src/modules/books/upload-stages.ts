@@ -11,6 +11,7 @@ import { hasOcrLanguage } from '../../engines/ocr/languages.ts';
 import { isParseError } from '../../engines/parsers/errors.ts';
 import { ParserFailure, type ParseHost, type ParsedStream } from '../../engines/parsers/isolated/parse-host.ts';
 import type { ParseStats } from '../../engines/parsers/types.ts';
+import { isStorageFull } from '../../engines/storage/disk.ts';
 import { AppError } from '../../http/errors.ts';
 import type { PointsService } from '../points/points.service.ts';
 import { newBookCode } from './book-code.ts';
@@ -50,7 +51,19 @@ export class UploadStages {
     this.d = deps;
   }
 
-  run(stage: WorkStage, request: UploadRequestRow): Promise<Record<string, unknown>> {
+  async run(stage: WorkStage, request: UploadRequestRow): Promise<Record<string, unknown>> {
+    try {
+      return await this.work(stage, request);
+    } catch (error) {
+      // A full disk is no fault of the file: it fails with its own key, without the queue's retries
+      // (they would meet the same disk), and Retry works once there is room again.
+      if (!(error instanceof StageFailure) && isStorageFull(error))
+        throw new StageFailure('storageFull', String((error as Error).message));
+      throw error;
+    }
+  }
+
+  private work(stage: WorkStage, request: UploadRequestRow): Promise<Record<string, unknown>> {
     switch (stage) {
       case 'parsingFile':
         return this.parse(request);

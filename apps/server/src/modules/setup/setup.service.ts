@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Config } from '../../config/env.ts';
+import { spaceOf, storageStatus } from '../../engines/storage/disk.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { InvitesRepo } from '../auth/invites.repo.ts';
 import type { EnginesService } from '../translation/engines.service.ts';
@@ -8,7 +10,8 @@ import { aiKey, translationKey, type EngineHealth, type Outcome } from './health
 import { probeLlm, probeTranslationEngine } from './probe.ts';
 
 export type CheckStatus = 'ok' | 'warning' | 'missing' | 'failing' | 'unknown';
-export type CheckId = 'translation' | 'explanationModel' | 'annotationModel' | 'mail' | 'sms' | 'invites' | 'publicUrl';
+export type CheckId =
+  'translation' | 'explanationModel' | 'annotationModel' | 'mail' | 'sms' | 'invites' | 'publicUrl' | 'storage';
 
 export interface CheckItem {
   id: CheckId;
@@ -69,11 +72,12 @@ export class SetupService {
 
   async report(): Promise<SetupReport> {
     const { config } = this.d;
-    const [engines, health, models, usableInvites] = await Promise.all([
+    const [engines, health, models, usableInvites, space] = await Promise.all([
       this.d.engines.load(),
       this.d.health.all(),
       this.d.aiModels.view(),
       config.accounts.requireInvite ? this.d.invites.countUsable() : Promise.resolve(0),
+      spaceOf(config.dataDir),
     ]);
     const enabled = engines.filter((e) => e.enabled);
     const healthViews: HealthView[] = [
@@ -141,6 +145,17 @@ export class SetupService {
         essential: false,
         status: LOCAL_HOSTS.has(publicHost) ? 'warning' : 'ok',
         detail: { url: config.publicUrl },
+      },
+      {
+        // Uploads, images and (embedded) the database live here: a full disk stops them all.
+        id: 'storage',
+        essential: true,
+        status: storageStatus(space, config.books.maxFileBytes),
+        detail: {
+          dataDir: path.resolve(config.dataDir),
+          freeMb: space ? Math.floor(space.freeBytes / 1024 / 1024) : null,
+          totalMb: space ? Math.floor(space.totalBytes / 1024 / 1024) : null,
+        },
       },
     ];
     return {

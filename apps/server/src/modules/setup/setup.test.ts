@@ -79,6 +79,11 @@ describe('the set-up checklist and engine health', () => {
     // The one code minted was used by the reader.
     expect(item(report, 'invites')).toMatchObject({ status: 'warning', detail: { required: true, usable: 0 } });
     expect(item(report, 'publicUrl')).toMatchObject({ status: 'warning' });
+    // The test's DATA_DIR is on the machine's disk: its space is read (disk-full.test.ts sees one fill).
+    const storage = item(report, 'storage');
+    expect(storage).toMatchObject({ essential: true, detail: { dataDir: expect.any(String) } });
+    expect(storage.detail.freeMb).toBeGreaterThan(0);
+    expect(storage.detail.totalMb).toBeGreaterThanOrEqual(storage.detail.freeMb);
     expect(report.health).toEqual([expect.objectContaining({ key: 'translation:microsoft', status: 'unknown' })]);
   });
 

@@ -7,6 +7,7 @@
 import { detectBookLanguage } from '../../language/detect.ts';
 import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import { disposeSharedOcrEngine } from '../../ocr/tesseract.ts';
+import { isStorageFull } from '../../storage/disk.ts';
 import { isParseError } from '../errors.ts';
 import { warmUpPdfJs } from '../pdf/pdf-text.ts';
 import { disposePdfThreads } from '../pdf/pdf-threads.ts';
@@ -49,7 +50,7 @@ async function parse({ options }: Extract<HostMessage, { type: 'parse' }>): Prom
     outgoing = bookMessages(book, detectBookLanguage(book));
     await sendNext();
   } catch (error) {
-    const key = isParseError(error) ? error.key : 'internalError';
+    const key = isParseError(error) ? error.key : isStorageFull(error) ? 'storageFull' : 'internalError';
     await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
     collectGarbage();
   }
