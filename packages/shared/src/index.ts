@@ -13,3 +13,4 @@ export * from './llm-presets.ts';
 export * from './vocabulary.ts';
 export * from './keep.ts';
 export * from './service-url.ts';
+export * from './contents.ts';

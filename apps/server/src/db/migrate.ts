@@ -18,6 +18,7 @@ import * as m0016 from './migrations/0016-translation-retry-backoff.ts';
 import * as m0017words from './migrations/0017-words-to-learn.ts';
 import * as m0018 from './migrations/0018-whole-book-translations.ts';
 import * as m0019 from './migrations/0019-consistent-translation.ts';
+import * as m0022 from './migrations/0022-book-contents.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-words-to-learn': m0017words,
   '0018-whole-book-translations': m0018,
   '0019-consistent-translation': m0019,
+  '0022-book-contents': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
