@@ -17,11 +17,11 @@ interface TocDrawerProps {
   onGo: (page: number, blockId: string) => void;
 }
 
-/** A block counts as read past once its top is in the upper third of the screen or above. */
+/** A block counts as reached once its top is in the upper half of the screen (a jump centres its block). */
 function blockIsAbove(blockId: string): boolean {
   const element = document.getElementById(blockDomId(blockId));
   if (!element) return true;
-  return element.getBoundingClientRect().top <= window.innerHeight / 3;
+  return element.getBoundingClientRect().top <= window.innerHeight / 2;
 }
 
 /**
