@@ -6,36 +6,17 @@ import type { BlockDraft } from './blocks.ts';
 import { NOTE_LINK_MARK } from './blocks.ts';
 import { ParseError } from './errors.ts';
 import { PARSE_LIMITS } from './limits.ts';
+import { ContentsPlaces, type ContentsDraft } from './contents-drafts.ts';
 import { sanitizeText } from './sanitize.ts';
-import type {
-  Block,
-  BookFormat,
-  BookImage,
-  BookMetadata,
-  Chapter,
-  ContentsEntry,
-  GeneratedTitle,
-  ParsedBook,
-} from './types.ts';
+import type { Block, BookFormat, BookImage, BookMetadata, Chapter, GeneratedTitle, ParsedBook } from './types.ts';
+
+export type { ContentsDraft };
 
 export interface ChapterDraft {
   title: string;
   generated?: GeneratedTitle;
   level?: number;
   blocks: BlockDraft[];
-}
-
-/**
- * An entry of the contents before block ids exist. It leads to `target` (a draft block), else to
- * the first block of `chapter` (whose final title it also takes), else to where the entry after it
- * leads (a wrapper such as "Part I" with no place of its own, a link to a file that is not read).
- */
-export interface ContentsDraft {
-  title: string;
-  generated?: GeneratedTitle;
-  level: number;
-  target?: BlockDraft;
-  chapter?: ChapterDraft;
 }
 
 export class BookBuilder {
@@ -200,36 +181,26 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
   const contents: ContentsDraft[] = input.contents?.length
     ? input.contents
     : kept.map((chapter) => ({ title: '', level: 1, chapter }));
-  // Where each entry leads: the first block kept at or after its target, in reading order.
-  const targets = new Map<BlockDraft, ContentsDraft[]>();
-  for (const entry of contents) {
-    if (entry.target) targets.set(entry.target, [...(targets.get(entry.target) ?? []), entry]);
-  }
-  const leadsTo = new Map<ContentsDraft, Block>();
-  let carried: ContentsDraft[] = [];
+  const places = new ContentsPlaces(contents);
   const keptSet = new Set(kept);
   let ci = -1;
   for (const draft of input.chapters) {
     if (!keptSet.has(draft)) {
       // A chapter left out (no text): entries leading into it lead to the next block kept.
-      for (const d of draft.blocks) carried.push(...(targets.get(d) ?? []));
+      for (const d of draft.blocks) places.pass(d);
       continue;
     }
     ci++;
     const blocks: Block[] = [];
     let n = 0;
     for (const original of draft.blocks) {
-      const waiting = targets.get(original);
-      if (waiting) carried.push(...waiting);
+      places.pass(original);
       const parts = original.text.length > PARSE_LIMITS.blockChars ? splitLongBlocks([original]) : [original];
       for (const d of parts) {
         if (!d.text.trim() && !d.imageId) continue;
         n++;
         const block: Block = { id: `c${ci + 1}-b${n}`, type: d.type, text: d.text };
-        if (carried.length) {
-          for (const entry of carried) leadsTo.set(entry, block);
-          carried = [];
-        }
+        places.land(block);
         if (d.html !== undefined) block.html = d.html;
         if (d.level !== undefined) block.level = d.level;
         if (d.imageId !== undefined) block.imageId = d.imageId;
@@ -295,7 +266,7 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
     format: input.format,
     metadata,
     chapters,
-    contents: resolveContents(contents, leadsTo, finalChapters, input.warnings),
+    contents: places.resolve(finalChapters, input.warnings),
     images,
     warnings: input.warnings,
     stats: {
@@ -311,49 +282,6 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
   };
   if (input.cover) book.cover = input.cover;
   return book;
-}
-
-/**
- * The final contents: each entry with the block it leads to and its title. An entry without a place
- * of its own leads where the entry after it leads (a wrapper to its first child); an entry without a
- * title is named by the block it leads to. Levels step down one at a time (a heading 3 right under a
- * heading 1 is its child), and past PARSE_LIMITS.contentsEntries entries the rest are left out.
- */
-function resolveContents(
-  drafts: ContentsDraft[],
-  leadsTo: Map<ContentsDraft, Block>,
-  chapters: Map<ChapterDraft, Chapter>,
-  warnings: string[],
-): ContentsEntry[] {
-  if (drafts.length > PARSE_LIMITS.contentsEntries && warnings.length < 200) {
-    warnings.push(`The contents have ${drafts.length} entries; the first ${PARSE_LIMITS.contentsEntries} are kept`);
-  }
-  // An entry standing for a chapter that was left out (no text) goes with it.
-  const listed = drafts
-    .slice(0, PARSE_LIMITS.contentsEntries)
-    .filter((entry) => !entry.chapter || chapters.has(entry.chapter));
-  const blocks: (Block | undefined)[] = listed.map((entry) =>
-    entry.chapter ? chapters.get(entry.chapter)!.blocks[0] : leadsTo.get(entry),
-  );
-  for (let i = blocks.length - 2; i >= 0; i--) blocks[i] ??= blocks[i + 1];
-  const out: ContentsEntry[] = [];
-  listed.forEach((draft, i) => {
-    const block = blocks[i];
-    if (!block) return;
-    const chapter = draft.chapter ? chapters.get(draft.chapter) : undefined;
-    const generated = chapter ? chapter.generated : draft.generated;
-    let title = generated
-      ? ''
-      : sanitizeText(chapter ? chapter.title : draft.title)
-          .replace(/\s+/g, ' ')
-          .trim();
-    if (!title && !generated) title = shorten(block.text, 40);
-    const level = Math.max(1, Math.min(Math.round(draft.level) || 1, (out.at(-1)?.level ?? 0) + 1));
-    const entry: ContentsEntry = { title: shorten(title, 200), level, blockId: block.id };
-    if (generated) entry.generated = generated;
-    out.push(entry);
-  });
-  return out;
 }
 
 /**

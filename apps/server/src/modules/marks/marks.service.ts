@@ -1,3 +1,4 @@
+import { titleText } from '@yidu/shared/contents';
 import {
   findLanguage,
   type AnnotationBody,
@@ -151,8 +152,10 @@ export class MarksService {
     const lines = [`# ${title}`, '', `*${author}*`, ''];
     let chapter = '';
     for (const row of rows) {
-      if (row.chapter_title !== chapter) {
-        chapter = row.chapter_title;
+      // A title Yidu made ("Part 3") in the language the reader reads the book in.
+      const chapterTitle = titleText(row.chapter_title, row.chapter_generated, view.copy?.read_language ?? 'en');
+      if (chapterTitle !== chapter) {
+        chapter = chapterTitle;
         lines.push(`## ${chapter}`, '');
       }
       const quote = row.quote.trim().replace(/\n+/g, ' ');

@@ -195,7 +195,11 @@ export const epubParser: BookParser = {
     const spinePaths = new Set(spine.map((s) => s.path));
     // Chapters are some of the entries (with their depth among chapters); the contents are all of them.
     const chapterLevels = pickChapterEntries(toc, spinePaths);
-    const tocEntries = flattenToc(toc);
+    const allEntries = flattenToc(toc);
+    const tocEntries = allEntries.slice(0, PARSE_LIMITS.contentsEntries);
+    if (allEntries.length > tocEntries.length) {
+      book.warn(`The contents have ${allEntries.length} entries; the first ${tocEntries.length} are kept`);
+    }
     const contentsOf = new Map<TocEntry, ContentsDraft>(tocEntries.map((e) => [e, book.entry(e.title, e.level)]));
     options.onProgress?.(0.1);
 
@@ -274,8 +278,12 @@ export const epubParser: BookParser = {
       };
       const atStart = entries.filter((e) => !e.fragment || !ids.has(e.fragment));
       const atAnchor = new Map<string, TocEntry[]>();
-      for (const e of entries)
-        if (e.fragment && ids.has(e.fragment)) atAnchor.set(e.fragment, [...(atAnchor.get(e.fragment) ?? []), e]);
+      for (const e of entries) {
+        if (!e.fragment || !ids.has(e.fragment)) continue;
+        const list = atAnchor.get(e.fragment);
+        if (list) list.push(e);
+        else atAnchor.set(e.fragment, [e]);
+      }
       if (!useToc) book.startChapter('');
       else if (!atStart.some((e) => chapterLevels.has(e)) && !book.currentChapter) book.startChapter('');
       atStart.forEach(startEntry);

@@ -95,6 +95,7 @@ const OPENS_SPEECH = /^[「『“"‘'(（[—–\-*•·]/u;
  */
 export function titleLike(text: string): boolean {
   const t = text.trim();
+  if (t.length > 50) return false;
   if (!t || !/\p{L}/u.test(t) || SENTENCE_END.test(t) || OPENS_SPEECH.test(t)) return false;
   const cjk = /[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff]/.test(t);
   if (cjk) return t.length <= 20;
