@@ -156,6 +156,30 @@ describe('contents of documents without a declared table', () => {
     expect(book.chapters.map((c) => c.title)).toEqual(['A Handbook', 'Chapter 1', 'Chapter 2']);
   });
 
+  it('lists an RTF’s headings at three levels (styles by outline level and by name)', async () => {
+    const para = (style: number | undefined, text: string) => `\\pard\\plain${style ? `\\s${style}` : ''} ${text}\\par`;
+    const body = [1, 2].flatMap((c) => [
+      para(1, `Chapter ${c}`),
+      para(undefined, `Text of chapter ${c}, long enough to be a paragraph of its own here.`),
+      para(2, `Section ${c}.1`),
+      para(undefined, `Text of section ${c}.1, long enough to be a paragraph of its own.`),
+      para(3, `Subsection ${c}.1.1`),
+      para(undefined, `Text of subsection ${c}.1.1, long enough to be a paragraph of its own.`),
+    ]);
+    const styles =
+      '{\\stylesheet{\\ql Normal;}{\\s1\\outlinelevel0 heading 1;}{\\s2\\outlinelevel1 heading 2;}{\\s3 heading 3;}}';
+    const book = await docParser.parse(
+      Buffer.from(`{\\rtf1\\ansi\\ansicpg1252${styles}\n${body.join('\n')}}`, 'latin1'),
+    );
+    expect(tree(book)).toEqual(
+      [1, 2].flatMap((c) => [
+        [`Chapter ${c}`, 1, `Chapter ${c}`],
+        [`Section ${c}.1`, 2, `Section ${c}.1`],
+        [`Subsection ${c}.1.1`, 3, `Subsection ${c}.1.1`],
+      ]),
+    );
+  });
+
   it('lists a PDF’s whole outline, each entry leading to the first block at its place', async () => {
     const page = (lines: string[]) => ({ runs: lines.map((text, i) => ({ text, x: 72, y: 700 - i * 40, size: 11 })) });
     const pdf = pdfFixture(
