@@ -182,6 +182,7 @@ async function liveMemory(bookId: number, mode: ExportMode): Promise<number> {
     description: book.description,
     target: 'zh',
     mode,
+    modified: book.updated_at,
     chapters: await db.selectFrom('book_chapters').selectAll().where('book_id', '=', bookId).execute(),
     contents: await new BooksRepo(db).contents(bookId),
     linkEnds: await repo.linkEnds(bookId),

@@ -6,11 +6,11 @@ import { CORPUS, pollStage, uploadFile, type TestApp } from './helpers.ts';
 
 /** Uploads a corpus file through the pipeline and returns its book code. */
 export async function uploadBook(t: TestApp, token: string, file: string, bookStatus: 0 | 1): Promise<string> {
-  return uploadData(t, token, path.basename(file), await readFile(path.join(CORPUS, file)), bookStatus);
+  return uploadBytes(t, token, path.basename(file), await readFile(path.join(CORPUS, file)), bookStatus);
 }
 
-/** Uploads a file's bytes through the pipeline (every stage) and returns its book code. */
-export async function uploadData(
+/** Uploads a file made by a test (a fixture builder) through the pipeline and returns its book code. */
+export async function uploadBytes(
   t: TestApp,
   token: string,
   name: string,

@@ -206,6 +206,7 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
         if (d.imageId !== undefined) block.imageId = d.imageId;
         if (d.noteLabel !== undefined) block.noteLabel = d.noteLabel;
         if (d.pdfPage !== undefined) block.pdfPage = d.pdfPage;
+        if (d.pdfRegions?.length) block.pdfRegions = d.pdfRegions;
         if (d.noteKey !== undefined && !noteIds.has(d.noteKey)) noteIds.set(d.noteKey, block.id);
         if (d.noteRefKeys?.length) pending.push({ block, keys: d.noteRefKeys });
         blocks.push(block);
@@ -305,6 +306,8 @@ function* splitLongBlocks(blocks: BlockDraft[]): Generator<BlockDraft> {
       const part: BlockDraft = first ? { ...block, text } : { type: block.type, text };
       delete part.html;
       if (!first && block.pdfPage !== undefined) part.pdfPage = block.pdfPage;
+      // The parts of a cut block stand where it stood: each keeps its rectangles.
+      if (!first && block.pdfRegions !== undefined) part.pdfRegions = block.pdfRegions;
       if (!first && block.level !== undefined) part.level = block.level;
       yield part;
       rest = rest.slice(cut);

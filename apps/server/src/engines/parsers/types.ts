@@ -39,6 +39,23 @@ export interface Block {
   referencedBy?: string[];
   /** PDF only: the 1-based page the block starts on. */
   pdfPage?: number;
+  /**
+   * PDF only: where the block stands on the pages it covers, one rectangle per page and column piece
+   * (see pdf/pdf-regions.ts). Left out when the parse knows no place (text read by OCR).
+   */
+  pdfRegions?: PdfRegion[];
+}
+
+/**
+ * A rectangle of a PDF page: `page` 1-based; x, y, w, h fractions (0..1) of the page's width and
+ * height as displayed (rotation and crop box applied), origin at the top left.
+ */
+export interface PdfRegion {
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 /**

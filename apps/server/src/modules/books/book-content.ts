@@ -120,6 +120,7 @@ export async function storeBookContent(
             note_refs: block.noteRefs ?? null,
             referenced_by: block.referencedBy ?? null,
             pdf_page: block.pdfPage ?? null,
+            pdf_regions: block.pdfRegions ? JSON.stringify(block.pdfRegions) : null,
           });
           if (batch.length === BLOCK_ROWS_PER_BATCH) {
             yield batch;

@@ -22,7 +22,7 @@ import { declaredContents, textAt, xmlTree } from '../../engines/parsers/testing
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
 import { CORPUS, registerUser, startTestApp, type TestApp } from '../../../test/helpers.ts';
 import { epubcheck, problems } from '../../../test/epubcheck.ts';
-import { exportBook, readEveryPage, storedTexts, uploadData } from '../../../test/export-helpers.ts';
+import { exportBook, readEveryPage, storedTexts, uploadBytes } from '../../../test/export-helpers.ts';
 
 /** Every navPoint of an NCX: its id, playOrder and target. */
 function navPoints(ncx: string): { id: string; order: number; src: string }[] {
@@ -94,7 +94,7 @@ describe('exported contents at every depth', () => {
     it(`${book.name}: the stored contents are the parser's, and the bilingual EPUB lists them all, valid for epubcheck`, async () => {
       const data = await book.data();
       const parsed = await parseBook(data);
-      const code = await uploadData(t, alice, book.name, data, 0);
+      const code = await uploadBytes(t, alice, book.name, data, 0);
 
       // The detail answers the contents as parsed: titles (or markers), depths, blocks.
       const detail = await t.call('GET', `/api/book/user/getBookByCode?bookCode=${code}`, { token: alice });

@@ -24,6 +24,7 @@ const data: PageData = {
       noteLabel: null,
       noteRefs: null,
       pdfPage: null,
+      pdfRegions: null,
     },
     {
       id: 'p1',
@@ -37,6 +38,7 @@ const data: PageData = {
       noteLabel: null,
       noteRefs: null,
       pdfPage: null,
+      pdfRegions: null,
     },
     {
       id: 'p2',
@@ -50,6 +52,7 @@ const data: PageData = {
       noteLabel: null,
       noteRefs: null,
       pdfPage: null,
+      pdfRegions: null,
     },
     {
       id: 'p3',
@@ -63,6 +66,7 @@ const data: PageData = {
       noteLabel: null,
       noteRefs: null,
       pdfPage: null,
+      pdfRegions: null,
     },
     {
       id: 'n1',
@@ -76,6 +80,7 @@ const data: PageData = {
       noteLabel: '1',
       noteRefs: null,
       pdfPage: null,
+      pdfRegions: null,
     },
   ],
 };

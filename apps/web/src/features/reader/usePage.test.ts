@@ -17,6 +17,7 @@ const block = (id: string, status: 'done' | 'pending' | 'failed', translation: s
   noteLabel: null,
   noteRefs: null,
   pdfPage: null,
+  pdfRegions: null,
 });
 
 const page = (blocks: ReturnType<typeof block>[]): PageData => ({

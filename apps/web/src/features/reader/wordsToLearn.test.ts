@@ -14,6 +14,7 @@ const block = (id: string, text: string, extra: Partial<PageBlock> = {}): PageBl
   noteLabel: null,
   noteRefs: null,
   pdfPage: null,
+  pdfRegions: null,
   ...extra,
 });
 

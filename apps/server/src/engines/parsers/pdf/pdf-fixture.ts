@@ -33,6 +33,10 @@ export interface FixturePage {
   image?: boolean;
   width?: number;
   height?: number;
+  /** /Rotate of the page, clockwise degrees. */
+  rotate?: number;
+  /** A crop box inside the media box: [x0, y0, x1, y1]. */
+  cropBox?: [number, number, number, number];
 }
 
 /** Codes 1–126 named g1…g126: names pdf.js cannot turn into characters. */
@@ -111,8 +115,10 @@ export function pdfFixture(pages: FixturePage[], options: { outline?: FixtureOut
     }
     const stream = ops.join('\n');
     const content = add(`<</Length ${stream.length}>>stream\n${stream}\nendstream`);
+    const placement =
+      (page.rotate ? `/Rotate ${page.rotate}` : '') + (page.cropBox ? `/CropBox[${page.cropBox.join(' ')}]` : '');
     return add(
-      `<</Type/Page/Parent ${root} 0 R/MediaBox[0 0 ${width} ${height}]/Contents ${content} 0 R` +
+      `<</Type/Page/Parent ${root} 0 R/MediaBox[0 0 ${width} ${height}]${placement}/Contents ${content} 0 R` +
         `/Resources<</Font<<${fontResources}>>/XObject<</Im1 ${image} 0 R>>>>>>`,
     );
   });

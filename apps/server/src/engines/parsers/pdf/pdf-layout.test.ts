@@ -95,11 +95,11 @@ describe('PDF layout', () => {
 
   it('holds page notes back until the paragraph running onto the next page ends', () => {
     const out: PdfParagraph[] = [];
-    const note: PdfParagraph = { kind: 'footnote', text: '1 A note.', page: 1, top: 0, size: 8, marks: [] };
+    const note: PdfParagraph = { kind: 'footnote', text: '1 A note.', page: 1, top: 0, size: 8, marks: [], boxes: [] };
     const state: ParagraphState = { pending: [note] };
     const last: PdfLine = { page: 1, text: 'runs on', x0: 0, x1: 100, y: 0, size: 10, marks: [], col: 0 };
     state.open = {
-      para: { kind: 'paragraph', text: '', page: 1, top: 0, size: 10, marks: [] },
+      para: { kind: 'paragraph', text: '', page: 1, top: 0, size: 10, marks: [], boxes: [] },
       lines: ['A paragraph that', 'runs on'],
       last,
       colRight: 100,

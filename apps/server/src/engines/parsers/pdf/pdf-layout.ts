@@ -6,6 +6,8 @@
  */
 import { joinParagraphLines } from './pdf-join.ts';
 import type { Lexicon } from './pdf-join.ts';
+import { addLineBox } from './pdf-regions.ts';
+import type { PageBox } from './pdf-regions.ts';
 
 export interface PdfTextItem {
   str: string;
@@ -61,6 +63,8 @@ export interface PdfParagraph {
   level?: number;
   /** A heading found by its bold face (body size), not by a larger size. */
   byWeight?: boolean;
+  /** Where its lines stand, per page and column piece (pdf-regions.ts). */
+  boxes: PageBox[];
 }
 
 const PAGE_NUMBER = /^(page\s*)?[-–—([]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?$/i;
@@ -295,6 +299,7 @@ export function linesToParagraphs(
         top: line.y + line.size,
         size: line.size,
         marks: [],
+        boxes: [],
       };
       // Body-size bold headings rank below every larger size.
       if (heading && bySize(line)) para.level = levelOf(Math.round(line.size * 2) / 2);
@@ -307,6 +312,7 @@ export function linesToParagraphs(
     const open = state.open!;
     open.lines.push(line.text);
     open.para.marks.push(...line.marks);
+    addLineBox(open.para.boxes, line);
     open.last = line;
     open.colRight = stats.right;
     prev = line;
@@ -331,10 +337,12 @@ export function footnoteParagraphs(notes: PdfLine[], lexicon?: Lexicon): PdfPara
         top: l.y + l.size,
         size: l.size,
         marks: [],
+        boxes: [],
       };
       if (mark) para.label = mark;
       current = { para, lines: [l.leadingMark ? `${l.leadingMark} ${text}` : text] };
     } else current.lines.push(l.text);
+    addLineBox(current.para.boxes, l);
   }
   if (current) out.push({ ...current.para, text: joinParagraphLines(current.lines, lexicon) });
   return out;

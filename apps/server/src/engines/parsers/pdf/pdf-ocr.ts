@@ -133,7 +133,7 @@ export function ocrParagraphs(text: string, page: number): PdfParagraph[] {
     const flush = () => {
       const joined = joinParagraphLines(current);
       if (joined.replace(/[\s\p{P}]/gu, '').length > 0) {
-        out.push({ kind: 'paragraph', text: joined, page, top: 0, size: 0, marks: [] });
+        out.push({ kind: 'paragraph', text: joined, page, top: 0, size: 0, marks: [], boxes: [] });
       }
       current = [];
     };

@@ -11,6 +11,8 @@ import { measureWords } from './pdf-garbage.ts';
 import type { TextQuality } from './pdf-garbage.ts';
 import type { PdfLine, PdfPageText, PdfTextItem } from './pdf-layout.ts';
 import { buildLines, removeMarginNumbers } from './pdf-lines.ts';
+import { repairPageMojibake } from './pdf-mojibake.ts';
+import type { MojibakeCodePage } from '../mojibake.ts';
 import { toReadingFrame } from './pdf-vertical.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -34,6 +36,11 @@ export interface PageLines {
   lines: PdfLine[];
   /** How much of the text reads as garbage (pdf-garbage.ts). */
   quality: TextQuality;
+  /** The code page the text of mis-mapped fonts was read in (pdf-mojibake.ts). */
+  mojibake?: MojibakeCodePage;
+  /** /Rotate of the page (clockwise degrees), and whether its vertical text was turned for reading. */
+  rotate: number;
+  turned: boolean;
   error?: string;
 }
 
@@ -202,9 +209,11 @@ export class PageReader {
     this.readInStretch++;
     try {
       const page = await this.doc.getPage(n);
-      const text = toReadingFrame(await pageText(page, n));
+      const upright = await pageText(page, n);
+      const text = toReadingFrame(upright);
       // The page's own objects are not kept: a page rendered for OCR is loaded again.
       page.cleanup();
+      const mojibake = repairPageMojibake(text.items);
       const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);
       const lines = removeMarginNumbers(buildLines(text));
       const quality = measureWords(lines.map((line) => line.text).join('\n'));
@@ -216,10 +225,23 @@ export class PageReader {
         line.font = this.prefix + line.font;
       }
       if (fonts.size) this.fontsOfPage.set(n, fonts);
-      return { page: n, width: text.width, height: text.height, chars, lines, quality };
+      const { width, height } = text;
+      const turned = text !== upright;
+      return {
+        page: n,
+        width,
+        height,
+        chars,
+        lines,
+        quality,
+        rotate: page.rotate,
+        turned,
+        ...(mojibake && { mojibake }),
+      };
     } catch (error) {
       const quality = measureWords('');
-      return { page: n, width: 0, height: 0, chars: 0, lines: [], quality, error: (error as Error).message };
+      const failed = { width: 0, height: 0, chars: 0, lines: [], quality, rotate: 0, turned: false };
+      return { page: n, ...failed, error: (error as Error).message };
     }
   }
 

@@ -26,8 +26,12 @@ import { bylineChapters, flattenOutline, readOutline, type OutlineEntry } from '
 import { inspectFonts } from './pdf-fonts.ts';
 import { withRebuiltPageTree } from './pdf-repair.ts';
 import { findGarbage } from './pdf-garbage.ts';
+import { repairBookMojibake } from './pdf-mojibake.ts';
+import { refuseRightsEncrypted, refuseRightsNotice, refuseRightsWrapper } from './pdf-rights.ts';
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
+import { linkNoteMarks } from './pdf-note-links.ts';
+import { toPdfRegions } from './pdf-regions.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
@@ -76,6 +80,7 @@ export const pdfParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    refuseRightsEncrypted(input);
     let helpers = pdfHelpers(input.length, options.pdfHelperThreads);
     let source = input;
     // A file cut short is not handed over: if pdf.js cannot open it, its pages are looked for in it.
@@ -125,6 +130,8 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
   const failed = pages.filter((p) => p.error !== undefined);
   for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
   if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
+  const mojibake = repairBookMojibake(pages);
+  if (mojibake) book.warn(`Read the text of ${mojibake.pages} pages in ${mojibake.codePage} (fonts mapped to Latin-1)`);
 
   // Garbage from fonts without a Unicode map is never the book's text: read by OCR, or left out.
   const garbage = await findGarbage(
@@ -172,6 +179,7 @@ async function parseDocument(
   const numPages = doc.numPages;
   if (!numPages) throw new ParseError('fileCorrupted', 'The PDF has no pages');
   if (numPages > PARSE_LIMITS.pdfPages) throw new ParseError('fileTooComplex', `The PDF has ${numPages} pages`);
+  const embeddedFiles = await refuseRightsWrapper(doc);
 
   const meta = await doc.getMetadata().catch(() => undefined);
   const info = (meta?.info ?? {}) as Record<string, unknown>;
@@ -190,6 +198,7 @@ async function parseDocument(
     options,
     book,
   );
+  refuseRightsNotice(allLines.map((line) => line.text).join(' '), embeddedFiles, numPages);
 
   // 3. OCR where needed; garbage pages it could not read stay unread, and a book mostly unread fails.
   const ocrText = ocr.pages.size ? await readByOcr(doc, ocr, options, await ocrEngineOf(options)) : new Map();
@@ -247,6 +256,7 @@ async function parseDocument(
   }
 
   // 5. Blocks and note links.
+  const geometry = (n: number) => pages[n - 1];
   const drafts: (BlockDraft & { top: number; byWeight?: boolean })[] = [];
   const notesByPage = new Map<number, Map<string, string>>();
   paragraphs.forEach((p, i) => {
@@ -256,6 +266,8 @@ async function parseDocument(
       pdfPage: p.page,
       top: p.top,
     };
+    const regions = toPdfRegions(p.boxes, geometry);
+    if (regions.length) draft.pdfRegions = regions;
     if (p.kind === 'heading') draft.level = p.level ?? 1;
     if (p.byWeight) draft.byWeight = true;
     if (p.kind === 'footnote') {
@@ -276,7 +288,11 @@ async function parseDocument(
       if (!marks || d.type === 'footnote') continue;
       const map = notesByPage.get(d.pdfPage!);
       const keys = marks.map((m) => map?.get(m)).filter((k): k is string => k !== undefined);
-      if (keys.length) d.noteRefKeys = [...new Set(keys)];
+      if (keys.length) {
+        d.noteRefKeys = [...new Set(keys)];
+        const html = map ? linkNoteMarks(d.text, marks, map) : undefined;
+        if (html) d.html = html;
+      }
     }
   }
   for (const d of drafts) delete (d as BlockDraft & { marks?: string[] }).marks;
