@@ -127,6 +127,22 @@ describe('the contents as the book declares them', () => {
           .poll(() => page.locator('.ant-drawer-content-wrapper').evaluate((el) => el.getBoundingClientRect().left))
           .toBe(0);
         await page.screenshot({ path: path.join(SHOTS, `contents-tree-${ui}.png`), animations: 'disabled' });
+
+        // On a phone the drawer fits the screen, with a strip of the page left to tap it shut, and every
+        // row of the tree (three levels in, a long title wrapped) inside it.
+        await page.setViewportSize({ width: 375, height: 812 });
+        const drawer = page.locator('.ant-drawer-content-wrapper');
+        await expect
+          .poll(() => drawer.evaluate((el) => [el.getBoundingClientRect().left, el.getBoundingClientRect().right]))
+          .toEqual([0, expect.any(Number)]);
+        expect(await drawer.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThan(375);
+        const rights = await tree
+          .locator('[role=treeitem]')
+          .evaluateAll((rows) => rows.map((el) => Math.ceil(el.getBoundingClientRect().right)));
+        expect(Math.max(...rights)).toBeLessThan(375);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        await current.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(SHOTS, `contents-tree-${ui}-375.png`), animations: 'disabled' });
       } finally {
         await context.close();
       }

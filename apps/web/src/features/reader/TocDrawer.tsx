@@ -123,7 +123,15 @@ export function TocDrawer({ contents, page, pageBlocks, open, onClose, onGo }: T
   };
 
   return (
-    <Drawer title={t('reader.toc.title')} placement="left" open={open} onClose={onClose} className="yd-reader-drawer">
+    <Drawer
+      title={t('reader.toc.title')}
+      placement="left"
+      open={open}
+      onClose={onClose}
+      className="yd-reader-drawer"
+      // Antd's 378 px, but on a phone a strip of the page stays in view to tap the drawer shut.
+      styles={{ wrapper: { width: 'min(378px, 88vw)' } }}
+    >
       {contents.length === 0 ? (
         <p className="yd-muted">{t('reader.toc.empty')}</p>
       ) : (
