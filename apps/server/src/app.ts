@@ -157,6 +157,7 @@ const isDevicePath = (url: string) => /^\/(opds|kosync)(\/|$)/.test(url);
 /** Serves the built single-page app; unknown non-API paths get index.html (client-side routing). */
 function registerWebApp(app: FastifyInstance, distDir: string): void {
   const hasWeb = existsSync(path.join(distDir, 'index.html'));
+  if (!hasWeb) app.log.warn({ distDir }, 'the web app is not built: run `npm run build` or set WEB_DIST_DIR');
   if (hasWeb) {
     app.register(fastifyStatic, {
       root: distDir,

@@ -81,6 +81,12 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       ? new WebhookSms(config.sms.webhookUrl, config.sms.webhookToken)
       : new OutboxSms(outbox, logger);
     const storage = config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'files'));
+    // A process of a split deployment (--role=api or worker) reading and writing files nobody else sees.
+    if (!config.s3 && config.role !== 'all')
+      logger.warn(
+        { filesDir: path.join(config.dataDir, 'files') },
+        'files are kept under DATA_DIR: every API and worker process must share that directory, or set S3_BUCKET',
+      );
     const infra: Infrastructure = { config, db, queue, logger, sms, storage };
     const services = createServices(infra);
     // Engine health seen in real use is written every few seconds, and once more at the end.

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { withDatabase } from './global-setup.ts';
@@ -26,6 +27,8 @@ describe('a deployment starting all at once on a fresh database', () => {
       DATABASE_URL: withDatabase(adminUrl, name),
       ADMIN_ACCOUNT: 'admin',
       ADMIN_PASSWORD: STRONG_PASSWORD,
+      // Each worker asks for an engine probe soon after it starts: one is enough for the deployment.
+      ENGINE_PROBE_MINUTES: '10',
     };
     const started = await Promise.allSettled(Array.from({ length: 4 }, () => startTestApp(env)));
     for (const result of started) if (result.status === 'fulfilled') apps.push(result.value);
@@ -37,6 +40,9 @@ describe('a deployment starting all at once on a fresh database', () => {
       .where('role', '=', 'admin')
       .execute();
     expect(admins).toEqual([{ account: 'admin' }]);
+    const probes = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'setup.probe'`.execute(apps[0]!.running.infra.db);
+    expect(probes.rows[0]!.n).toBe(1);
     // Each of them answers, and the queue works for all (a job sent by one is run).
     for (const app of apps) expect((await app.call('GET', '/api/health')).status).toBe(200);
     const queue = apps[0]!.running.infra.queue;

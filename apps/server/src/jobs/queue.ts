@@ -139,7 +139,7 @@ export class JobQueue {
   async send<N extends JobName>(
     name: N,
     data: JobPayloads[N],
-    options: { id?: string; singletonKey?: string; startAfter?: number } = {},
+    options: { id?: string; singletonKey?: string; singletonSeconds?: number; startAfter?: number } = {},
   ): Promise<string | null> {
     return this.boss.send(name, data as object, options);
   }

@@ -91,3 +91,20 @@ contract(
       secretAccessKey: 'S3RVER',
     }),
 );
+
+describe('the bucket of a new deployment', () => {
+  it('is created when missing, in the region named, and found the next time', async () => {
+    const storage = new S3Storage({
+      bucket: 'yidu-new-deployment',
+      region: 'garage',
+      endpoint: `http://127.0.0.1:${s3Port}`,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    });
+    await expect(storage.put('books/1/a.txt', Buffer.from('x'))).rejects.toThrow();
+    expect(await storage.ensureBucket()).toBe('created');
+    await storage.put('books/1/a.txt', Buffer.from('x'));
+    expect(await storage.ensureBucket()).toBe('exists');
+    expect((await storage.get('books/1/a.txt')).toString()).toBe('x');
+  });
+});

@@ -4,8 +4,11 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import {
+  CreateBucketCommand,
   DeleteObjectCommand,
+  type BucketLocationConstraint,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -110,6 +113,7 @@ export class S3Storage implements FileStorage {
   readonly name = 's3';
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly region: string;
 
   constructor(options: {
     bucket: string;
@@ -120,6 +124,7 @@ export class S3Storage implements FileStorage {
     forcePathStyle?: boolean;
   }) {
     this.bucket = options.bucket;
+    this.region = options.region;
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -128,6 +133,28 @@ export class S3Storage implements FileStorage {
         ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
         : {}),
     });
+  }
+
+  /**
+   * Creates the bucket unless it exists (a deployment's first start; see cli/ensure-bucket.ts). Outside
+   * us-east-1 the region is named as the bucket's location, as AWS requires and Garage checks.
+   */
+  async ensureBucket(): Promise<'exists' | 'created'> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return 'exists';
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+    await this.client.send(
+      new CreateBucketCommand({
+        Bucket: this.bucket,
+        ...(this.region === 'us-east-1'
+          ? {}
+          : { CreateBucketConfiguration: { LocationConstraint: this.region as BucketLocationConstraint } }),
+      }),
+    );
+    return 'created';
   }
 
   async put(key: string, data: Buffer): Promise<void> {
@@ -176,8 +203,7 @@ export class S3Storage implements FileStorage {
       const etag = head.ETag ?? `"${(head.ContentLength ?? 0).toString(16)}-${head.LastModified?.getTime() ?? 0}"`;
       return { size: head.ContentLength ?? 0, etag: etag.startsWith('"') ? etag : `"${etag}"` };
     } catch (error) {
-      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404 || (error as { name?: string }).name === 'NotFound') return undefined;
+      if (statusOf(error) === 404) return undefined;
       throw error;
     }
   }
@@ -199,4 +225,10 @@ function sliceBytes(skip: number, length: number): Transform {
       done(null, from < to ? chunk.subarray(from, to) : undefined);
     },
   });
+}
+
+/** The HTTP status of an S3 error (404 for a missing object or bucket), if it came with one. */
+function statusOf(error: unknown): number | undefined {
+  if ((error as { name?: string }).name === 'NotFound') return 404;
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }

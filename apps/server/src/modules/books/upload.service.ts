@@ -306,6 +306,8 @@ export class UploadService {
     const request = await this.d.repo.findRequest(requestId);
     // Only the request's current job may work on it: a job replaced after a lost worker bows out.
     if (!request || request.stage !== stage || request.status !== 'running' || request.job_id !== attempt.id) return;
+    // Which worker took the stage (with several, the one to look at when it goes silent).
+    this.d.logger.info({ requestId, stage, job: attempt.id }, 'upload stage started');
     // The heartbeat tells pollers this stage still has a live worker (see checkAlive).
     const beat = setInterval(
       () => void this.d.repo.heartbeat(request.id, attempt.id).catch(() => {}),
