@@ -22,6 +22,7 @@ import { createDb } from '../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
 import { createLogger } from '../apps/server/src/lib/logger.ts';
 import { ExportRepo } from '../apps/server/src/modules/export/export.repo.ts';
+import { BooksRepo } from '../apps/server/src/modules/books/books.repo.ts';
 import { documentPlan, writeEpub, type EpubSource } from '../apps/server/src/modules/export/epub-book.ts';
 import type { ExportMode } from '../apps/server/src/modules/export/epub-content.ts';
 import { LocalStorage } from '../apps/server/src/engines/storage/storage.ts';
@@ -183,6 +184,7 @@ async function liveMemory(bookId: number, mode: ExportMode): Promise<number> {
     mode,
     modified: book.updated_at,
     chapters: await db.selectFrom('book_chapters').selectAll().where('book_id', '=', bookId).execute(),
+    contents: await new BooksRepo(db).contents(bookId),
     linkEnds: await repo.linkEnds(bookId),
     images: await repo.images(bookId),
     coverKey: book.cover_key,

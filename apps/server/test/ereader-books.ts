@@ -124,6 +124,8 @@ export async function chapteredBook(
     images: [],
     finish: () => ({
       chapters,
+      // Each chapter an entry of the contents, leading to its heading.
+      contents: chapters.map((c) => ({ book_id: row.id, idx: c.idx, level: 1, title: c.title, seq: c.first_seq })),
       stats: {
         chapter_count: chapters.length,
         block_count: blocks.length,

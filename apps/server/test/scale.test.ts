@@ -12,7 +12,15 @@ const USERS = 1000;
 const BOOKS = 10_000;
 const BLOCKS_PER_BOOK = 100;
 const BLOCKS_PER_PAGE = 20;
-const LARGE_TABLES = ['users', 'books', 'book_chapters', 'book_blocks', 'book_translations', 'user_books'];
+const LARGE_TABLES = [
+  'users',
+  'books',
+  'book_chapters',
+  'book_contents',
+  'book_blocks',
+  'book_translations',
+  'user_books',
+];
 
 interface Captured {
   text: string;
@@ -77,6 +85,9 @@ describe(`at scale: ${USERS} users, ${BOOKS} books, ${BOOKS * BLOCKS_PER_BOOK} t
       SELECT b.id, c, 'Chapter ' || c, 1, c, (c - 1) * ${BLOCKS_PER_PAGE} + 1, ${BLOCKS_PER_PAGE}
       FROM books b CROSS JOIN generate_series(1, ${BLOCKS_PER_BOOK / BLOCKS_PER_PAGE}) c
       WHERE b.code LIKE 'scale%'`.execute(db);
+    await sql`
+      INSERT INTO book_contents (book_id, idx, level, title, seq)
+      SELECT book_id, idx, level, title, first_seq FROM book_chapters`.execute(db);
     await sql`
       INSERT INTO book_blocks (book_id, seq, block_id, chapter_idx, page, type, text)
       SELECT b.id, s, 'p' || s, (s - 1) / ${BLOCKS_PER_PAGE} + 1, (s - 1) / ${BLOCKS_PER_PAGE} + 1, 'paragraph',

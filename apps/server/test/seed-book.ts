@@ -78,6 +78,7 @@ export async function writeReadyBook(
           block_count: blocks.length,
         },
       ],
+      contents: [{ book_id: row.id, idx: 1, level: 1, title: book.chapterTitle, seq: 1 }],
       stats: {
         chapter_count: 1,
         block_count: blocks.length,

@@ -1,5 +1,6 @@
 import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
+import { ContentsEntry } from './contents.ts';
 
 /** The upload pipeline stages in order (SPEC §4.1). */
 export const UPLOAD_STAGES = [
@@ -169,10 +170,9 @@ export const LibraryPage = z.object({
 });
 export type LibraryPage = z.infer<typeof LibraryPage>;
 
-export const BookChapter = z.object({ index: z.number(), title: z.string(), level: z.number(), page: z.number() });
-
 export const BookDetail = BookSummary.extend({
-  chapters: z.array(BookChapter),
+  /** The contents at every depth, in the book's order (see contents.ts). */
+  contents: z.array(ContentsEntry),
   sourcePages: z.number().nullable(),
   /** The AI features the user has on this book: all, or those granted by the share links that brought it. */
   features: z.array(z.string()),

@@ -19,3 +19,4 @@ export * from './devices.ts';
 export * from './offline.ts';
 export * from './integrations.ts';
 export * from './original-pages.ts';
+export * from './contents.ts';

@@ -1,5 +1,6 @@
 import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
+import { GeneratedTitle } from './contents.ts';
 
 export const BLOCK_STATUSES = ['done', 'pending', 'failed'] as const;
 
@@ -43,7 +44,8 @@ export type PageBlock = z.infer<typeof PageBlock>;
 export const PageData = z.object({
   page: z.number(),
   pageCount: z.number(),
-  chapter: z.object({ index: z.number(), title: z.string() }),
+  /** The chapter of the page; its title is empty when `generated` says it. */
+  chapter: z.object({ index: z.number(), title: z.string(), generated: GeneratedTitle.nullable() }),
   blocks: z.array(PageBlock),
   /** False when the book is already in the target language: nothing is translated or charged. */
   translated: z.boolean(),

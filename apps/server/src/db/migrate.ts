@@ -24,6 +24,7 @@ import * as m0026 from './migrations/0026-offline-and-integrations.ts';
 import * as m0024 from './migrations/0024-reading-place-uploads.ts';
 import * as m0020 from './migrations/0020-pdf-regions.ts';
 import * as m0021 from './migrations/0021-pdf-page-index.ts';
+import * as m0022 from './migrations/0022-book-contents.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-reading-place-uploads': m0024,
   '0020-pdf-regions': m0020,
   '0021-pdf-page-index': m0021,
+  '0022-book-contents': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

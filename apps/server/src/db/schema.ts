@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { GeneratedTitle } from '@yidu/shared/contents';
 
 /** A timestamptz; optional on insert where the column has a default. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -192,14 +193,29 @@ export interface BooksTable {
   updated_at: Timestamp;
 }
 
+/** A title Yidu made (jsonb): written as JSON text, read as the marker. */
+type GeneratedTitleColumn = ColumnType<GeneratedTitle | null, string | null | undefined, string | null>;
+
 export interface BookChaptersTable {
   book_id: number;
   idx: number;
+  /** Empty when `generated` says it. */
   title: string;
+  generated: GeneratedTitleColumn;
   level: number;
   first_page: number;
   first_seq: number;
   block_count: number;
+}
+
+/** An entry of a book's contents (migration 0022): in the book's order, at its level, leading to block `seq`. */
+export interface BookContentsTable {
+  book_id: number;
+  idx: number;
+  level: number;
+  title: string;
+  generated: GeneratedTitleColumn;
+  seq: number;
 }
 
 export interface BookBlocksTable {
@@ -644,6 +660,7 @@ export interface Database {
   upload_events: UploadEventsTable;
   books: BooksTable;
   book_chapters: BookChaptersTable;
+  book_contents: BookContentsTable;
   book_blocks: BookBlocksTable;
   book_images: BookImagesTable;
   user_books: UserBooksTable;

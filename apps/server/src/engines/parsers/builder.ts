@@ -6,30 +6,59 @@ import type { BlockDraft } from './blocks.ts';
 import { NOTE_LINK_MARK } from './blocks.ts';
 import { ParseError } from './errors.ts';
 import { PARSE_LIMITS } from './limits.ts';
+import { ContentsPlaces, type ContentsDraft } from './contents-drafts.ts';
 import { sanitizeText } from './sanitize.ts';
-import type { Block, BookFormat, BookImage, BookMetadata, Chapter, ParsedBook } from './types.ts';
+import type { Block, BookFormat, BookImage, BookMetadata, Chapter, GeneratedTitle, ParsedBook } from './types.ts';
+
+export type { ContentsDraft };
 
 export interface ChapterDraft {
   title: string;
+  generated?: GeneratedTitle;
   level?: number;
   blocks: BlockDraft[];
 }
 
 export class BookBuilder {
   readonly chapters: ChapterDraft[] = [];
+  /** The contents in the book's order; left empty, the chapters stand in for them. */
+  readonly contents: ContentsDraft[] = [];
   readonly images: BookImage[] = [];
   readonly warnings: string[] = [];
   metadata: BookMetadata = {};
   cover?: { data: Buffer; mediaType: string };
   private current?: ChapterDraft;
   private blockCount = 0;
+  /** Entries that lead to the next block added. */
+  private waiting: ContentsDraft[] = [];
 
-  startChapter(title: string, level?: number): ChapterDraft {
+  startChapter(title: string, level?: number, generated?: GeneratedTitle): ChapterDraft {
     const chapter: ChapterDraft = { title: title.replace(/\s+/g, ' ').trim(), blocks: [] };
     if (level) chapter.level = level;
+    if (generated) chapter.generated = generated;
     this.chapters.push(chapter);
     this.current = chapter;
     return chapter;
+  }
+
+  /** Adds an entry to the contents, leading to `target` (a block added or to be added). */
+  entry(title: string, level: number, target?: BlockDraft): ContentsDraft {
+    const entry: ContentsDraft = { title: title.replace(/\s+/g, ' ').trim(), level };
+    if (target) entry.target = target;
+    this.contents.push(entry);
+    return entry;
+  }
+
+  /** Lists a chapter in the contents: the entry leads to its first block and takes its final title. */
+  listChapter(chapter: ChapterDraft, level = chapter.level ?? 1): ContentsDraft {
+    const entry: ContentsDraft = { title: '', level, chapter };
+    this.contents.push(entry);
+    return entry;
+  }
+
+  /** The entry (already in the contents) leads to the next block added. */
+  pointAtNext(entry: ContentsDraft): void {
+    if (!entry.target) this.waiting.push(entry);
   }
 
   get currentChapter(): ChapterDraft | undefined {
@@ -42,6 +71,10 @@ export class BookBuilder {
       throw new ParseError('fileTooComplex', `The book has more than ${PARSE_LIMITS.blocksPerBook} blocks`);
     }
     (this.current ?? this.startChapter('')).blocks.push(block);
+    if (this.waiting.length) {
+      for (const entry of this.waiting) entry.target ??= block;
+      this.waiting = [];
+    }
   }
 
   warn(message: string): void {
@@ -54,6 +87,7 @@ export class BookBuilder {
       metadata: this.metadata,
       cover: this.cover,
       chapters: this.chapters,
+      contents: this.contents,
       images: this.images,
       warnings: this.warnings,
       started,
@@ -118,6 +152,8 @@ interface FinalizeInput {
   metadata: BookMetadata;
   cover?: { data: Buffer; mediaType: string };
   chapters: ChapterDraft[];
+  /** Empty: the chapters stand in for the contents. */
+  contents?: ContentsDraft[];
   images: BookImage[];
   warnings: string[];
   started: number;
@@ -140,30 +176,52 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
   const kept = input.chapters.filter((c) => c.blocks.some((b) => b.text.trim() || b.imageId));
   const noteIds = new Map<string, string>();
   const chapters: Chapter[] = [];
+  const finalChapters = new Map<ChapterDraft, Chapter>();
   const pending: { block: Block; keys: string[] }[] = [];
-  kept.forEach((draft, ci) => {
+  const contents: ContentsDraft[] = input.contents?.length
+    ? input.contents
+    : kept.map((chapter) => ({ title: '', level: 1, chapter }));
+  const places = new ContentsPlaces(contents);
+  const keptSet = new Set(kept);
+  let ci = -1;
+  for (const draft of input.chapters) {
+    if (!keptSet.has(draft)) {
+      // A chapter left out (no text): entries leading into it lead to the next block kept.
+      for (const d of draft.blocks) places.pass(d);
+      continue;
+    }
+    ci++;
     const blocks: Block[] = [];
     let n = 0;
-    for (const d of splitLongBlocks(draft.blocks)) {
-      if (!d.text.trim() && !d.imageId) continue;
-      n++;
-      const block: Block = { id: `c${ci + 1}-b${n}`, type: d.type, text: d.text };
-      if (d.html !== undefined) block.html = d.html;
-      if (d.level !== undefined) block.level = d.level;
-      if (d.imageId !== undefined) block.imageId = d.imageId;
-      if (d.noteLabel !== undefined) block.noteLabel = d.noteLabel;
-      if (d.pdfPage !== undefined) block.pdfPage = d.pdfPage;
-      if (d.pdfRegions?.length) block.pdfRegions = d.pdfRegions;
-      if (d.noteKey !== undefined && !noteIds.has(d.noteKey)) noteIds.set(d.noteKey, block.id);
-      if (d.noteRefKeys?.length) pending.push({ block, keys: d.noteRefKeys });
-      blocks.push(block);
+    for (const original of draft.blocks) {
+      places.pass(original);
+      const parts = original.text.length > PARSE_LIMITS.blockChars ? splitLongBlocks([original]) : [original];
+      for (const d of parts) {
+        if (!d.text.trim() && !d.imageId) continue;
+        n++;
+        const block: Block = { id: `c${ci + 1}-b${n}`, type: d.type, text: d.text };
+        places.land(block);
+        if (d.html !== undefined) block.html = d.html;
+        if (d.level !== undefined) block.level = d.level;
+        if (d.imageId !== undefined) block.imageId = d.imageId;
+        if (d.noteLabel !== undefined) block.noteLabel = d.noteLabel;
+        if (d.pdfPage !== undefined) block.pdfPage = d.pdfPage;
+        if (d.pdfRegions?.length) block.pdfRegions = d.pdfRegions;
+        if (d.noteKey !== undefined && !noteIds.has(d.noteKey)) noteIds.set(d.noteKey, block.id);
+        if (d.noteRefKeys?.length) pending.push({ block, keys: d.noteRefKeys });
+        blocks.push(block);
+      }
     }
-    const imageOnly = draft.blocks.every((b) => b.type === 'image');
-    const fallback = imageOnly && ci === 0 ? 'Cover' : `Part ${ci + 1}`;
-    const chapter: Chapter = { title: draft.title || titleFromBlocks(draft.blocks, fallback), blocks };
+    const chapter: Chapter = { title: draft.generated ? '' : draft.title || titleFromBlocks(draft.blocks, ''), blocks };
+    if (draft.generated) chapter.generated = draft.generated;
+    else if (!chapter.title) {
+      const imageOnly = draft.blocks.every((b) => b.type === 'image');
+      chapter.generated = imageOnly && ci === 0 ? { kind: 'cover' } : { kind: 'part', n: ci + 1 };
+    }
     if (draft.level !== undefined) chapter.level = draft.level;
     chapters.push(chapter);
-  });
+    finalChapters.set(draft, chapter);
+  }
   const byId = new Map<string, Block>();
   for (const c of chapters) for (const b of c.blocks) byId.set(b.id, b);
   for (const { block, keys } of pending) {
@@ -209,6 +267,7 @@ export function finalizeBook(input: FinalizeInput): ParsedBook {
     format: input.format,
     metadata,
     chapters,
+    contents: places.resolve(finalChapters, input.warnings),
     images,
     warnings: input.warnings,
     stats: {

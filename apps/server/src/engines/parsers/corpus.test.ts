@@ -345,11 +345,22 @@ describe.skipIf(!existsSync(CORPUS))('corpus', () => {
         expect(book.chapters.length).toBeGreaterThanOrEqual(expected.chapters[0]);
         expect(book.chapters.length).toBeLessThanOrEqual(expected.chapters[1]);
       }
+      const ids = new Set<string>();
       for (const [ci, chapter] of book.chapters.entries()) {
         expect(chapter.blocks.length).toBeGreaterThan(0);
-        expect(chapter.title).toBeTruthy();
+        // A title of the book's, or one Yidu made ("Part 3"), said in the reader's language.
+        expect(chapter.title || chapter.generated).toBeTruthy();
         chapter.blocks.forEach((b, bi) => expect(b.id).toBe(`c${ci + 1}-b${bi + 1}`));
+        for (const b of chapter.blocks) ids.add(b.id);
       }
+      // The contents: a tree (a level at most one below the entry before), every entry named and
+      // leading to a block of the book.
+      expect(book.contents.length).toBeGreaterThan(0);
+      book.contents.forEach((entry, i) => {
+        expect(entry.level).toBeLessThanOrEqual((book.contents[i - 1]?.level ?? 0) + 1);
+        expect(entry.title || entry.generated).toBeTruthy();
+        expect(ids.has(entry.blockId)).toBe(true);
+      });
       expected.check?.(book);
     });
   }

@@ -13,6 +13,7 @@ import { parseBook } from './registry.ts';
 import { deeplyNestedDocx, deeplyNestedEpub, flateBombPdf, manyPagesPdf } from './testing/hostile-files.ts';
 import { XmlStreamReader } from './xml-stream.ts';
 import { zip } from './docx/docx-fixture.ts';
+import { makeEpub } from './testing/contents-books.ts';
 import { SafeZip } from './zip.ts';
 
 const refused = (fn: () => unknown) => {
@@ -54,6 +55,21 @@ describe('PARSE_LIMITS', () => {
   it('nestingDepth: a deeply nested EPUB and DOCX are refused with fileTooComplex', async () => {
     expect((await refusal(parseBook(deeplyNestedEpub()))).key).toBe('fileTooComplex');
     expect((await refusal(parseBook(deeplyNestedDocx()))).key).toBe('fileTooComplex');
+  });
+
+  it('contentsEntries: contents of exactly the cap are kept whole, past it the rest is left out (the book is read)', async () => {
+    const cap = PARSE_LIMITS.contentsEntries;
+    const epub = (entries: number) =>
+      makeEpub([{ name: 'a.xhtml', body: `<h1>A</h1>${'<p>Some text of the one document.</p>'.repeat(5)}` }], {
+        nav: `<ol>${Array.from({ length: entries }, (_, i) => `<li><a href="a.xhtml">E${i}</a></li>`).join('')}</ol>`,
+      });
+    const atCap = await parseBook(await epub(cap));
+    expect(atCap.contents).toHaveLength(cap);
+    expect(atCap.warnings.some((w) => /contents have/.test(w))).toBe(false);
+    const over = await parseBook(await epub(cap + 1));
+    expect(over.contents).toHaveLength(cap);
+    expect(over.contents.at(-1)!.title).toBe(`E${cap - 1}`);
+    expect(over.warnings).toContain(`The contents have ${cap + 1} entries; the first ${cap} are kept`);
   });
 
   it('blocksPerBook: a book of exactly the cap is built, the next block is refused at once', () => {

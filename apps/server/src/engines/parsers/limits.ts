@@ -27,6 +27,11 @@ export const PARSE_LIMITS = {
    * lines has 8 million, each a paragraph to hold.
    */
   linesPerText: 2_000_000,
+  /**
+   * Entries of a book's contents (Pepys's diary has 126, a dictionary may list every word); those
+   * past it are left out with a warning rather than the book refused: the text is all there.
+   */
+  contentsEntries: 10_000,
   /** Characters of one block; a longer one is cut into several at sentence, then word, ends. */
   blockChars: 20_000,
   /** Pages of one PDF. */

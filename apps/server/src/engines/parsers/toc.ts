@@ -6,12 +6,23 @@ export interface TocNode {
 }
 
 const CHAPTER_LIKE = /^(chapter|canto|book|part|letter|act|chap\.)\b|^\d{1,3}\s*[:.]\s|^第.{1,8}[章回卷部篇]/i;
+/** A title that is a number alone ("IV", "12."): how many novels name their chapters. */
+const NUMBER_TITLE = /^(?:[IVXLC]{1,7}|\d{1,3})\.?(?:\s|$)/;
+
+const chapterLike = (title: string) => {
+  const t = title.trim().replace(/^["“]/, '');
+  return CHAPTER_LIKE.test(t) || NUMBER_TITLE.test(t);
+};
 
 /**
  * Chapters are the top-level entries, except that wrappers are opened: a few roots ("Book", "Part I")
- * holding everything, or parts whose children are themselves chapters ("PIRACY" → "Chapter 1: …").
+ * holding everything, parts whose children are themselves chapters ("PIRACY" → "Chapter 1: …"), or
+ * parts whose children each begin a document of their own (`ownsDocument`, EPUB).
  */
-export function pickChapterNodes<T extends TocNode>(toc: T[]): { node: T; level: number }[] {
+export function pickChapterNodes<T extends TocNode>(
+  toc: T[],
+  ownsDocument?: (node: T) => boolean,
+): { node: T; level: number }[] {
   let level: { node: T; level: number }[] = toc.map((node) => ({ node, level: 1 }));
   const expanded = new Set<TocNode>();
   const expand = (target: { node: T; level: number }) => {
@@ -26,8 +37,9 @@ export function pickChapterNodes<T extends TocNode>(toc: T[]): { node: T; level:
       (e) =>
         !expanded.has(e.node) &&
         e.node.children.length >= 2 &&
-        e.node.children.filter((c) => CHAPTER_LIKE.test(c.title.trim().replace(/^["“]/, ''))).length >=
-          e.node.children.length * 0.5,
+        (e.node.children.filter((c) => chapterLike(c.title)).length >= e.node.children.length * 0.5 ||
+          (ownsDocument !== undefined &&
+            (e.node.children as T[]).filter(ownsDocument).length >= e.node.children.length * 0.5)),
     );
     const target =
       chapterParts[0] ??

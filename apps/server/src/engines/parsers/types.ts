@@ -4,7 +4,10 @@
  * bookmarks anchor to block ids and character offsets in `text`, so ids must be deterministic: parsing
  * the same file twice gives the same ids.
  */
+import type { GeneratedTitle } from '@yidu/shared/contents';
 import type { OcrEngine } from '../ocr/types.ts';
+
+export type { GeneratedTitle };
 
 export type BookFormat = 'epub' | 'pdf' | 'docx' | 'doc' | 'txt';
 
@@ -55,11 +58,34 @@ export interface PdfRegion {
   h: number;
 }
 
+/**
+ * A run of blocks read together: a reader page never holds two chapters, and the translation's
+ * context is the chapter so far. Chapters are the coarse cuts of the contents (a book's parts or
+ * chapters); the contents themselves are `ParsedBook.contents`.
+ */
 export interface Chapter {
+  /** Empty when `generated` says it. */
   title: string;
-  /** TOC depth, 1 = top level. */
+  /** A title Yidu made ("Part 3"), said in the reader's language. */
+  generated?: GeneratedTitle;
+  /** Depth of the chapter's entry in the contents, 1 = top level. */
   level?: number;
   blocks: Block[];
+}
+
+/**
+ * An entry of the contents at any depth, as the book declares them (EPUB nav/NCX, PDF outline, Word
+ * headings) or as the text shows them (TXT/DOC headings). Entries are in the book's order, a child
+ * one level below its parent; several may lead to the same block.
+ */
+export interface ContentsEntry {
+  /** Empty when `generated` says it. */
+  title: string;
+  generated?: GeneratedTitle;
+  /** 1 = top level; never more than one below the entry before. */
+  level: number;
+  /** The block it leads to. */
+  blockId: string;
 }
 
 export interface BookImage {
@@ -100,6 +126,8 @@ export interface ParsedBook {
   metadata: BookMetadata;
   cover?: { data: Buffer; mediaType: string };
   chapters: Chapter[];
+  /** The contents tree in order (never empty for a book with text: chapters stand in for it). */
+  contents: ContentsEntry[];
   images: BookImage[];
   /** Things a maintainer may want to know; never shown as errors (a warning never fails a parse). */
   warnings: string[];

@@ -1,3 +1,4 @@
+import { titleText } from '@yidu/shared/contents';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { BookBlocksTable } from '../../db/schema.ts';
@@ -30,14 +31,15 @@ export class AiRepo {
       .execute();
   }
 
+  /** A chapter's title for the model's prompt (which is in English: so is a generated title). */
   async chapterTitle(bookId: number, index: number): Promise<string> {
     const row = await this.db
       .selectFrom('book_chapters')
-      .select('title')
+      .select(['title', 'generated'])
       .where('book_id', '=', bookId)
       .where('idx', '=', index)
       .executeTakeFirst();
-    return row?.title ?? '';
+    return row ? titleText(row.title, row.generated, 'en') : '';
   }
 
   /** A page's blocks that are read as text (what annotation looks at). */

@@ -1,3 +1,4 @@
+import type { GeneratedTitle } from '@yidu/shared/contents';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 
@@ -8,6 +9,7 @@ export interface SearchCandidateRow {
   text: string;
   translation: string | null;
   chapter_title: string;
+  chapter_generated: GeneratedTitle | null;
 }
 
 /**
@@ -42,7 +44,7 @@ export class SearchRepo {
       ), kept AS (
         SELECT seq FROM matched ORDER BY seq LIMIT ${limit}
       )
-      SELECT b.seq, b.block_id, b.page, b.text, t.translation, c.title AS chapter_title,
+      SELECT b.seq, b.block_id, b.page, b.text, t.translation, c.title AS chapter_title, c.generated AS chapter_generated,
              (SELECT count(*) FROM matched) AS total
       FROM kept k
       JOIN book_blocks b ON b.book_id = ${bookId} AND b.seq = k.seq

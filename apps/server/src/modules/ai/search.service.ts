@@ -1,3 +1,4 @@
+import { titleText } from '@yidu/shared/contents';
 import type { SearchHit, SearchStats } from '@yidu/shared';
 import type { Db } from '../../db/client.ts';
 import type { BookRow } from '../../db/schema.ts';
@@ -49,7 +50,7 @@ export class PassageSearch {
         seq: r.seq,
         blockId: r.block_id,
         page: r.page,
-        chapterTitle: r.chapter_title,
+        chapterTitle: titleText(r.chapter_title, r.chapter_generated, language),
         text: r.text,
         translation: r.translation,
       })),

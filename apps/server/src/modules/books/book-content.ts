@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { BookBlocksTable, BookChaptersTable, BookRow } from '../../db/schema.ts';
+import type { BookBlocksTable, BookChaptersTable, BookContentsTable, BookRow } from '../../db/schema.ts';
 import type { ParsedStream } from '../../engines/parsers/isolated/parse-host.ts';
 import { isStorageFull } from '../../engines/storage/disk.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
@@ -72,6 +72,14 @@ export async function storeBookContent(
   // in one go on this event loop.
   const counter = new PageCounter();
   const chapters: (Insertable<BookChaptersTable> & { block_count: number })[] = [];
+  // The contents lead to blocks by id; each block's seq is known once it is placed.
+  const entriesByBlock = new Map<string, number[]>();
+  parsed.head.contents.forEach((entry, i) => {
+    const list = entriesByBlock.get(entry.blockId);
+    if (list) list.push(i);
+    else entriesByBlock.set(entry.blockId, [i]);
+  });
+  const entrySeqs = new Array<number | undefined>(parsed.head.contents.length);
   let seq = 0;
   let characters = 0;
   async function* blockBatches(): AsyncGenerator<Insertable<BookBlocksTable>[]> {
@@ -87,6 +95,7 @@ export async function storeBookContent(
             book_id: book.id,
             idx: chapters.length + 1,
             title: chapter.title.slice(0, 500),
+            generated: chapter.generated ? JSON.stringify(chapter.generated) : null,
             level: chapter.level ?? 1,
             first_page: counter.startChapter(),
             first_seq: seq + 1,
@@ -97,6 +106,7 @@ export async function storeBookContent(
         for (const block of chapter.blocks) {
           seq += 1;
           characters += block.text.length;
+          for (const i of entriesByBlock.get(block.id) ?? []) entrySeqs[i] = seq;
           batch.push({
             book_id: book.id,
             seq,
@@ -130,6 +140,7 @@ export async function storeBookContent(
     images,
     finish: () => ({
       chapters,
+      contents: contentsRows(book.id, parsed.head.contents, entrySeqs),
       stats: {
         chapter_count: chapters.length,
         block_count: seq,
@@ -140,6 +151,28 @@ export async function storeBookContent(
     }),
   });
   return { chapters: chapters.length, blocks: seq, characters, pages: counter.page, images: images.length };
+}
+
+/** The contents' rows: each entry with the seq of its block (an entry whose block is gone is left out). */
+function contentsRows(
+  bookId: number,
+  contents: ParsedStream['head']['contents'],
+  seqs: (number | undefined)[],
+): Insertable<BookContentsTable>[] {
+  const rows: Insertable<BookContentsTable>[] = [];
+  contents.forEach((entry, i) => {
+    const seq = seqs[i];
+    if (seq === undefined) return;
+    rows.push({
+      book_id: bookId,
+      idx: rows.length + 1,
+      level: Math.max(1, Math.min(entry.level, (rows.at(-1)?.level ?? 0) + 1, 255)),
+      title: entry.title.slice(0, 500),
+      generated: entry.generated ? JSON.stringify(entry.generated) : null,
+      seq,
+    });
+  });
+  return rows;
 }
 
 function extensionOf(mediaType: string): string {

@@ -4,6 +4,7 @@ import type { AccessEvents } from '../../lib/access-events.ts';
 import type {
   BookBlocksTable,
   BookChaptersTable,
+  BookContentsTable,
   BookImagesTable,
   BookRow,
   BooksTable,
@@ -16,6 +17,7 @@ import type {
 } from '../../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { AiFeature } from '@yidu/shared';
+import type { GeneratedTitle } from '@yidu/shared/contents';
 
 /** A share grant counts while its link is neither revoked nor expired. */
 const activeShare = sql<boolean>`s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())`;
@@ -44,6 +46,18 @@ export interface ContentStats {
   char_count: number;
   page_count: number;
   source_pages: number | null;
+}
+
+/** An entry of a book's contents with where it leads. */
+export interface ContentsRow {
+  idx: number;
+  level: number;
+  title: string;
+  generated: GeneratedTitle | null;
+  seq: number;
+  block_id: string;
+  page: number;
+  chapter_idx: number;
 }
 
 export class BooksRepo {
@@ -206,20 +220,31 @@ export class BooksRepo {
     content: {
       blockBatches: Iterable<Insertable<BookBlocksTable>[]> | AsyncIterable<Insertable<BookBlocksTable>[]>;
       images: Insertable<BookImagesTable>[];
-      finish: () => { chapters: Insertable<BookChaptersTable>[]; stats: ContentStats };
+      finish: () => {
+        chapters: Insertable<BookChaptersTable>[];
+        contents: Insertable<BookContentsTable>[];
+        stats: ContentStats;
+      };
     },
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('book_blocks').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_chapters').where('book_id', '=', bookId).execute();
+      await trx.deleteFrom('book_contents').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_images').where('book_id', '=', bookId).execute();
       for await (const batch of content.blockBatches) await trx.insertInto('book_blocks').values(batch).execute();
-      const { chapters, stats } = content.finish();
+      const { chapters, contents, stats } = content.finish();
       // Batches keep each statement under PostgreSQL's 65,535 parameter limit.
       for (let i = 0; i < chapters.length; i += 1000) {
         await trx
           .insertInto('book_chapters')
           .values(chapters.slice(i, i + 1000))
+          .execute();
+      }
+      for (let i = 0; i < contents.length; i += 1000) {
+        await trx
+          .insertInto('book_contents')
+          .values(contents.slice(i, i + 1000))
           .execute();
       }
       for (let i = 0; i < content.images.length; i += 1000) {
@@ -234,6 +259,17 @@ export class BooksRepo {
         .where('id', '=', bookId)
         .execute();
     });
+  }
+
+  /** The contents in the book's order, each entry with the block it leads to and that block's page. */
+  contents(bookId: number): Promise<ContentsRow[]> {
+    return this.db
+      .selectFrom('book_contents as c')
+      .innerJoin('book_blocks as b', (j) => j.onRef('b.book_id', '=', 'c.book_id').onRef('b.seq', '=', 'c.seq'))
+      .select(['c.idx', 'c.level', 'c.title', 'c.generated', 'c.seq', 'b.block_id', 'b.page', 'b.chapter_idx'])
+      .where('c.book_id', '=', bookId)
+      .orderBy('c.idx')
+      .execute();
   }
 
   chapters(bookId: number): Promise<Selectable<BookChaptersTable>[]> {

@@ -210,14 +210,20 @@ export class BooksService {
   async detail(user: UserRow, code: string, readLanguage?: string): Promise<BookDetail> {
     const view = await this.view(user, code);
     if (readLanguage && !findLanguage(readLanguage)) throw fail('noSuchLanguage');
-    const chapters = await this.d.repo.chapters(view.book.id);
+    const contents = await this.d.repo.contents(view.book.id);
     const summary = this.summary(view, user);
     if (readLanguage) summary.readLanguage = findLanguage(readLanguage)!.code;
     return {
       ...summary,
       sourcePages: view.book.source_pages,
       features: view.features ?? [],
-      chapters: chapters.map((c) => ({ index: c.idx, title: c.title, level: c.level, page: c.first_page })),
+      contents: contents.map((c) => ({
+        title: c.title,
+        generated: c.generated,
+        level: c.level,
+        page: c.page,
+        blockId: c.block_id,
+      })),
     };
   }
 

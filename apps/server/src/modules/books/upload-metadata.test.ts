@@ -92,7 +92,7 @@ describe("a book's title, author, description and cover from the file", () => {
     const { book } = await pathA(rtf, 'harbour.doc', {});
     expect(book).toMatchObject({ bookName: 'Harbour Days', bookAuthor: 'Jane Roe', format: 'doc' });
     const toc = await t.call('GET', `/api/book/user/getBookByCode?bookCode=${String(book.bookCode)}`, { token });
-    expect(toc.data.chapters.map((entry: { title: string }) => entry.title)).toEqual(['Morning', 'Evening']);
+    expect(toc.data.contents.map((entry: { title: string }) => entry.title)).toEqual(['Morning', 'Evening']);
   }, 120_000);
 
   it('keeps what the uploader chose, and the saved title is the one the title stage translated', async () => {

@@ -190,7 +190,7 @@ describe('the staged pipeline (Path B)', () => {
     const detail = await t.call('GET', `/api/book/user/getBookByCode?bookCode=${bookCode}&readLanguage=English`, {
       token,
     });
-    expect(detail.data.chapters.length).toBeGreaterThanOrEqual(13);
+    expect(detail.data.contents.length).toBeGreaterThanOrEqual(13);
     expect(detail.data.readLanguage).toBe('en');
 
     // A public book is in the public library for everyone.

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
+import { titleText } from '@yidu/shared/contents';
 import type { BookChaptersTable, BookRow } from '../../db/schema.ts';
+import type { ContentsRow } from '../books/books.repo.ts';
 import type { ExportBlockRow } from './export.repo.ts';
 import {
   contentDocument,
@@ -39,6 +41,8 @@ export interface EpubSource {
   target: string;
   mode: ExportMode;
   chapters: Selectable<BookChaptersTable>[];
+  /** The contents at every depth, in the book's order, each entry with the block it leads to. */
+  contents: ContentsRow[];
   linkEnds: { block_id: string; chapter_idx: number; page: number }[];
   images: { image_id: string; storage_key: string; media_type: string }[];
   coverKey: string | null;
@@ -147,9 +151,16 @@ export async function* writeEpub(source: EpubSource): AsyncGenerator<Buffer> {
     imageHref: (imageId) => pictures.get(imageId),
   };
 
-  const toc: TocEntry[] = [];
   const plan = documentPlan(chapters, source.book.page_count);
   const labels = new Map<number, string>();
+  // Where each entry of the contents leads, found as the documents holding its block are written.
+  const entriesByBlock = new Map<string, number[]>();
+  source.contents.forEach((entry, i) => {
+    const list = entriesByBlock.get(entry.block_id);
+    if (list) list.push(i);
+    else entriesByBlock.set(entry.block_id, [i]);
+  });
+  const entryLinks: ({ href: string; label: string } | undefined)[] = new Array(source.contents.length);
   // The next document's rows are read while this one is rendered and compressed. A read left behind
   // (the download was abandoned) must not fail the process as an unhandled rejection.
   const read = (document: PlannedDocument | undefined) => {
@@ -164,20 +175,30 @@ export async function* writeEpub(source: EpubSource): AsyncGenerator<Buffer> {
     if (rows.length === 0) continue;
     const { chapter } = document;
     const blocks = rows.map(toExportBlock);
-    let tocLabel = labels.get(chapter.idx);
-    if (tocLabel === undefined) {
-      tocLabel = tocLabelOf(chapter, blocks, source.mode, document.position);
-      labels.set(chapter.idx, tocLabel);
-      toc.push({ label: tocLabel, href: `text/${document.name}`, level: chapter.level });
+    let documentTitle = labels.get(chapter.idx);
+    if (documentTitle === undefined) {
+      documentTitle = labelOf(chapter, blocks[0], source.mode, source.target) || String(document.position);
+      labels.set(chapter.idx, documentTitle);
     }
-    const body = blocks.map((b) => renderBlock(b, ctx)).join('\n');
-    const page = contentDocument({ title: tocLabel, lang: mainLang, body, stylesheet: '../style.css' });
+    const rendered = blocks.map((b) => renderBlock(b, ctx));
+    blocks.forEach((block, k) => {
+      for (const i of entriesByBlock.get(block.blockId) ?? []) {
+        // The document itself for its first block; else the block's element (a block drawn as nothing,
+        // a picture that did not make it, leads to the document).
+        const anchored = k > 0 && rendered[k]!.includes(`id="${block.blockId}"`);
+        const href = `text/${document.name}${anchored ? `#${block.blockId}` : ''}`;
+        entryLinks[i] = { href, label: labelOf(source.contents[i]!, block, source.mode, source.target) };
+      }
+    });
+    const body = rendered.join('\n');
+    const page = contentDocument({ title: documentTitle, lang: mainLang, body, stylesheet: '../style.css' });
     yield* await zip.entry(`OEBPS/text/${document.name}`, Buffer.from(page));
     const id = document.name.replace('.xhtml', '');
     manifest.push({ id, href: `text/${document.name}`, mediaType: 'application/xhtml+xml' });
     spine.push({ idref: id });
   }
 
+  const toc = tocEntries(source.contents, entryLinks);
   const identifier = exportIdentifier(source.book.code, source.target, source.mode);
   const heading =
     CONTENTS[source.mode === 'bilingual' ? (source.book.original_language ?? '') : source.target] ?? 'Contents';
@@ -251,14 +272,38 @@ export function toExportBlock(row: ExportBlockRow): ExportBlock {
 }
 
 /**
- * A chapter's entry in the table of contents: its title, with the translation of its heading when the
- * chapter opens with one (the translation alone in a translated book).
+ * An entry's label (or a chapter's, as its documents' title): its title with the translation of the
+ * heading it leads to, when that heading is the title (the translation alone in a translated book);
+ * a title Yidu made, in the reading language.
  */
-function tocLabelOf(chapter: { title: string }, blocks: ExportBlock[], mode: ExportMode, position: number): string {
-  const title = chapter.title.trim();
-  const heading = blocks.find((b) => b.type === 'heading' && b.text.trim() === title && b.translation !== null);
-  const translated = heading ? plainText(heading.translation!) : '';
-  if (mode === 'translated') return translated || title || String(position);
-  if (!title) return translated || String(position);
+function labelOf(
+  entry: Pick<ContentsRow, 'title' | 'generated'>,
+  block: ExportBlock | undefined,
+  mode: ExportMode,
+  target: string,
+): string {
+  if (entry.generated) return titleText('', entry.generated, target);
+  const title = entry.title.replace(/\s+/g, ' ').trim();
+  const heading =
+    block?.type === 'heading' && block.translation !== null && block.text.replace(/\s+/g, ' ').trim() === title;
+  const translated = heading ? plainText(block.translation!) : '';
+  if (mode === 'translated') return translated || title;
+  if (!title) return translated;
   return translated && translated !== title ? `${title} · ${translated}` : title;
+}
+
+/**
+ * The contents as the navigation documents list them: each entry at its level, with where it leads;
+ * an entry whose block was not written leads where the entry after it leads (else it is left out),
+ * and an entry without a label is numbered.
+ */
+function tocEntries(contents: ContentsRow[], links: ({ href: string; label: string } | undefined)[]): TocEntry[] {
+  const hrefs = links.map((l) => l?.href);
+  for (let i = hrefs.length - 2; i >= 0; i--) hrefs[i] ??= hrefs[i + 1];
+  const toc: TocEntry[] = [];
+  contents.forEach((entry, i) => {
+    const href = hrefs[i];
+    if (href) toc.push({ label: links[i]?.label || String(toc.length + 1), href, level: entry.level });
+  });
+  return toc;
 }

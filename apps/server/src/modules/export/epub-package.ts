@@ -9,7 +9,7 @@ export interface ManifestItem {
   properties?: string;
 }
 
-/** A table-of-contents entry: a chapter, at its depth, pointing at its first content document. */
+/** A table-of-contents entry at its depth, pointing at a content document (and the block in it). */
 export interface TocEntry {
   label: string;
   href: string;
@@ -131,16 +131,27 @@ ${list(tocTree(options.toc), '')}
 `;
 }
 
-/** The NCX table of contents of EPUB 2, which older reading systems still read instead of the nav. */
+/**
+ * The NCX table of contents of EPUB 2, which older reading systems still read instead of the nav.
+ * Each navPoint has an id of its own; playOrder counts the places the entries lead to, in the order
+ * they first appear, with no gaps, and entries leading to the same place share theirs (NCX 2005-1).
+ */
 export function ncxDocument(options: { identifier: string; title: string; lang: string; toc: TocEntry[] }): string {
   const tree = tocTree(options.toc);
-  let order = 0;
+  let point = 0;
+  const playOrder = new Map<string, number>();
   const points = (nodes: TocNode[], indent: string): string =>
     nodes
       .map((n) => {
-        order += 1;
+        point += 1;
+        const id = `nav-${point}`;
+        let order = playOrder.get(n.entry.href);
+        if (order === undefined) {
+          order = playOrder.size + 1;
+          playOrder.set(n.entry.href, order);
+        }
         const children = n.children.length > 0 ? `\n${points(n.children, `${indent}  `)}` : '';
-        return `${indent}<navPoint id="nav-${order}" playOrder="${order}">
+        return `${indent}<navPoint id="${id}" playOrder="${order}">
 ${indent}  <navLabel><text>${escapeXml(n.entry.label)}</text></navLabel>
 ${indent}  <content src="${escapeXml(n.entry.href)}"/>${children}
 ${indent}</navPoint>`;

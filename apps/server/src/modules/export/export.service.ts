@@ -106,6 +106,7 @@ export class ExportService {
       target: target.code,
       mode,
       chapters: await this.d.books.repo.chapters(book.id),
+      contents: await this.d.books.repo.contents(book.id),
       linkEnds: await this.repo.linkEnds(book.id),
       images: await this.repo.images(book.id),
       coverKey: copy?.cover_key ?? book.cover_key,

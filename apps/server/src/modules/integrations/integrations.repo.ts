@@ -1,3 +1,4 @@
+import type { GeneratedTitle } from '@yidu/shared/contents';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 
@@ -22,6 +23,8 @@ export interface HighlightRow {
   /** The paragraph's finished translation into `language`, null when there is none. */
   translation: string | null;
   chapter_title: string | null;
+  /** A title Yidu made (the chapter's title is then empty). */
+  chapter_generated: GeneratedTitle | null;
   created_at: Date;
   content_hash: string;
 }
@@ -46,7 +49,7 @@ export class IntegrationsRepo {
              coalesce(ub.title, bk.title) AS title, coalesce(ub.author, bk.author) AS author,
              bk.original_language, m.page, m.block_id, m.quote, m.content, m.color, m.in_translation,
              coalesce(m.language, ub.read_language, p.language) AS language,
-             b.text AS block_text, t.translation, c.title AS chapter_title, m.created_at,
+             b.text AS block_text, t.translation, c.title AS chapter_title, c.generated AS chapter_generated, m.created_at,
              ${CONTENT_HASH} AS content_hash
         FROM reader_marks m
         JOIN books bk ON bk.id = m.book_id

@@ -1,3 +1,4 @@
+import { titleText } from '@yidu/shared/contents';
 import type { ReadwiseStatus } from '@yidu/shared';
 import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema.ts';
@@ -160,7 +161,7 @@ export class IntegrationsService {
     const note = [
       row.content?.trim() ?? '',
       text.other ? `[${text.otherLanguage}] ${text.other}` : '',
-      row.chapter_title ? `— ${row.chapter_title}` : '',
+      chapterTitle(row) ? `— ${chapterTitle(row)}` : '',
     ]
       .filter(Boolean)
       .join('\n\n');
@@ -210,7 +211,7 @@ export class IntegrationsService {
       rows.map((row) => ({
         id: row.id,
         kind: row.kind,
-        chapterTitle: row.chapter_title ?? '',
+        chapterTitle: chapterTitle(row),
         page: row.page,
         text: highlightText(row, readable.has(row.id)),
         note: row.content ?? '',
@@ -224,4 +225,9 @@ export class IntegrationsService {
         .slice(0, 80) || 'notes';
     return { filename: `${name}.md`, markdown };
   }
+}
+
+/** The chapter's title, or the one Yidu made ("Part 3") in the language the mark is read in. */
+function chapterTitle(row: HighlightRow): string {
+  return titleText(row.chapter_title ?? '', row.chapter_generated, row.language ?? 'en');
 }

@@ -1,3 +1,4 @@
+import type { GeneratedTitle } from '@yidu/shared/contents';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { MarkKind, ReaderMarksTable, ReadingPositionsTable } from '../../db/schema.ts';
@@ -7,7 +8,11 @@ export type NewMark = Insertable<ReaderMarksTable>;
 export type PositionRow = Selectable<ReadingPositionsTable>;
 
 /** A mark with the chapter and reading order of its block, as the Markdown export lists them. */
-export type ExportedMarkRow = MarkRow & { chapter_title: string; seq: number };
+export type ExportedMarkRow = MarkRow & {
+  chapter_title: string;
+  chapter_generated: GeneratedTitle | null;
+  seq: number;
+};
 
 /**
  * The only SQL about marks (annotations, highlights, underlines, bookmarks) and reading positions.
@@ -101,7 +106,7 @@ export class MarksRepo {
   /** The user's marks in a book with their chapters, in the order of the text (the Markdown export). */
   async forExport(userId: number, bookId: number): Promise<ExportedMarkRow[]> {
     const rows = await sql<ExportedMarkRow>`
-      SELECT m.*, c.title AS chapter_title, b.seq
+      SELECT m.*, c.title AS chapter_title, c.generated AS chapter_generated, b.seq
       FROM reader_marks m
       JOIN book_blocks b ON b.book_id = m.book_id AND b.block_id = m.block_id
       JOIN book_chapters c ON c.book_id = b.book_id AND c.idx = b.chapter_idx

@@ -1,3 +1,4 @@
+import { titleText } from '@yidu/shared/contents';
 import {
   FALLBACK_UI_LANGUAGE,
   findLanguage,
@@ -198,8 +199,10 @@ export class MarksService {
     const lines = [`# ${markdownText(title)}`, '', `*${markdownText(author)}*`, ''];
     let chapter = '';
     for (const row of rows) {
-      if (row.chapter_title !== chapter) {
-        chapter = row.chapter_title;
+      // A title Yidu made ("Part 3") in the interface's language, as the labels.
+      const chapterTitle = titleText(row.chapter_title, row.chapter_generated, language ?? FALLBACK_UI_LANGUAGE);
+      if (chapterTitle !== chapter) {
+        chapter = chapterTitle;
         lines.push(`## ${markdownText(chapter)}`, '');
       }
       const quote = markdownText(row.quote.trim().replace(/\n+/g, ' '));

@@ -143,6 +143,47 @@ describe('annotations, highlights, bookmarks and positions', () => {
     expect(await exported('de')).toContain('— Markierung (Grün), S. 1');
   });
 
+  it('names a chapter Yidu titled (a part of a text without headings) in the interface’s language, for Obsidian in the reading one', async () => {
+    const untitled = await seedChineseBook(t, 'reader');
+    const book = await t.running.infra.db
+      .selectFrom('books')
+      .select('id')
+      .where('code', '=', untitled)
+      .executeTakeFirstOrThrow();
+    // As the parser stores it: no words, a marker of what Yidu made.
+    await t.running.infra.db
+      .updateTable('book_chapters')
+      .set({ title: '', generated: JSON.stringify({ kind: 'part', n: 1 }) })
+      .where('book_id', '=', book.id)
+      .execute();
+    const mark = await t.call('POST', '/api/reader/highlight', {
+      token: reader,
+      body: { bookCode: untitled, blockId: 'c1-b4', start: 2, end: 9, quote: '女娲氏炼石补天', color: 'green' },
+    });
+    expect(mark.code).toBe(0);
+    const exported = async (uiLanguage: string) =>
+      (
+        await t.app.inject({
+          url: `/api/reader/notes/export?bookCode=${untitled}&uiLanguage=${uiLanguage}`,
+          headers: { authorization: `Bearer ${reader}` },
+        })
+      ).body;
+    expect(await exported('zh')).toContain('## 第 1 部分\n');
+    expect(await exported('en')).toContain('## Part 1\n');
+    expect(await exported('de')).toContain('## Teil 1\n');
+    // For Obsidian, in the language the mark is read in (the highlight's page read in Chinese here).
+    const place = await t.call('PUT', '/api/reader/position', {
+      token: reader,
+      body: { bookCode: untitled, page: 1, blockId: 'c1-b4', language: 'zh' },
+    });
+    expect(place.data).toMatchObject({ language: 'zh' });
+    const obsidian = await t.app.inject({
+      url: `/api/reader/notes/obsidian?bookCode=${untitled}`,
+      headers: { authorization: `Bearer ${reader}` },
+    });
+    expect(obsidian.body).toContain('## 第 1 部分\n');
+  });
+
   it('writes notes into the Markdown as text: no remote image, link or tag survives', async () => {
     const hostile = [
       '![tracker](http://evil.example/pixel.png)',

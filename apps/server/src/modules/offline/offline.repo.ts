@@ -1,3 +1,4 @@
+import type { GeneratedTitle } from '@yidu/shared/contents';
 import type { Db } from '../../db/client.ts';
 import type { BlockRow } from '../reader/reader.repo.ts';
 
@@ -33,10 +34,10 @@ export class OfflineRepo {
       .execute();
   }
 
-  chapters(bookId: number): Promise<{ idx: number; title: string }[]> {
+  chapters(bookId: number): Promise<{ idx: number; title: string; generated: GeneratedTitle | null }[]> {
     return this.db
       .selectFrom('book_chapters')
-      .select(['idx', 'title'])
+      .select(['idx', 'title', 'generated'])
       .where('book_id', '=', bookId)
       .orderBy('idx')
       .execute();

@@ -38,7 +38,7 @@ export class OfflineService {
       this.repo.blocks(book.id, target.code, from, last),
       this.repo.chapters(book.id),
     ]);
-    const titles = new Map(chapters.map((c) => [c.idx, c.title]));
+    const titles = new Map(chapters.map((c) => [c.idx, c]));
     const byPage = new Map<number, typeof rows>();
     for (const row of rows) byPage.set(row.page, [...(byPage.get(row.page) ?? []), row]);
 
@@ -65,7 +65,11 @@ export class OfflineService {
       pages.push({
         page,
         pageCount: book.page_count,
-        chapter: { index: chapter, title: titles.get(chapter) ?? '' },
+        chapter: {
+          index: chapter,
+          title: titles.get(chapter)?.title ?? '',
+          generated: titles.get(chapter)?.generated ?? null,
+        },
         blocks: blocks.map((b) => {
           const translatable = translated && isTranslatable(b);
           return {

@@ -144,4 +144,24 @@ describe('offline reading: marks made once however often they are sent, and page
     });
     expect(theirs.status === 404 || theirs.data.pages?.length === 0).toBe(true);
   });
+
+  it('gives a kept page the chapter the reader gives, a title Yidu made included', async () => {
+    const book = await t.running.infra.db
+      .selectFrom('books')
+      .select('id')
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow();
+    // A part of a text without headings: stored as a marker, said in the interface's language.
+    await t.running.infra.db
+      .updateTable('book_chapters')
+      .set({ title: '', generated: JSON.stringify({ kind: 'part', n: 1 }) })
+      .where('book_id', '=', book.id)
+      .execute();
+    const kept = await t.call('GET', `/api/offline/pages?bookCode=${code}&language=en&from=1&to=1`, { token: reader });
+    const online = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=en&page=1`, {
+      token: reader,
+    });
+    expect(online.data.chapter).toEqual({ index: 1, title: '', generated: { kind: 'part', n: 1 } });
+    expect(kept.data.pages[0].chapter).toEqual(online.data.chapter);
+  });
 });

@@ -1,3 +1,4 @@
+import type { GeneratedTitle } from '@yidu/shared/contents';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { BookBlocksTable, BookTranslationsTable } from '../../db/schema.ts';
@@ -55,10 +56,13 @@ export class ReaderRepo {
     return new Map(rows.map((r) => [r.block_id, r.page]));
   }
 
-  async chapterOf(bookId: number, index: number): Promise<{ idx: number; title: string } | undefined> {
+  async chapterOf(
+    bookId: number,
+    index: number,
+  ): Promise<{ idx: number; title: string; generated: GeneratedTitle | null } | undefined> {
     return this.db
       .selectFrom('book_chapters')
-      .select(['idx', 'title'])
+      .select(['idx', 'title', 'generated'])
       .where('book_id', '=', bookId)
       .where('idx', '=', index)
       .executeTakeFirst();

@@ -273,7 +273,7 @@ export class ReaderService {
     const out: PageData = {
       page,
       pageCount: book.page_count,
-      chapter: { index: chapter?.idx ?? 1, title: chapter?.title ?? '' },
+      chapter: { index: chapter?.idx ?? 1, title: chapter?.title ?? '', generated: chapter?.generated ?? null },
       blocks: blocks.map((b) =>
         this.present(
           b,

@@ -1,3 +1,4 @@
+import type { GeneratedTitle } from '@yidu/shared/contents';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { VocabularyWordsTable } from '../../db/schema.ts';
@@ -173,16 +174,19 @@ export class VocabularyRepo {
   }
 
   /** The page of a block and the title of its chapter, or undefined when the book has no such block. */
-  async blockPlace(bookId: number, blockId: string): Promise<{ page: number; chapterTitle: string } | undefined> {
+  async blockPlace(
+    bookId: number,
+    blockId: string,
+  ): Promise<{ page: number; chapterTitle: string; chapterGenerated: GeneratedTitle | null } | undefined> {
     const row = await this.db
       .selectFrom('book_blocks as b')
       .leftJoin('book_chapters as c', (j) =>
         j.onRef('c.book_id', '=', 'b.book_id').onRef('c.idx', '=', 'b.chapter_idx'),
       )
-      .select(['b.page', 'c.title'])
+      .select(['b.page', 'c.title', 'c.generated'])
       .where('b.book_id', '=', bookId)
       .where('b.block_id', '=', blockId)
       .executeTakeFirst();
-    return row ? { page: row.page, chapterTitle: row.title ?? '' } : undefined;
+    return row ? { page: row.page, chapterTitle: row.title ?? '', chapterGenerated: row.generated } : undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { titleText } from '@yidu/shared/contents';
 import {
   findLanguage,
   type AnkiWord,
@@ -83,7 +84,8 @@ export class VocabularyService {
       user_id: user.id,
       book_id: view.book.id,
       book_title: view.copy?.title ?? view.book.title,
-      chapter_title: place.chapterTitle,
+      // Kept as words (the entry outlives the book): a generated title in the reading language.
+      chapter_title: titleText(place.chapterTitle, place.chapterGenerated, language),
       text: body.text.replace(/\s+/g, ' '),
       text_key: wordKey(body.text),
       lemma: body.lemma,

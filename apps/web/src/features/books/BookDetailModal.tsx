@@ -41,6 +41,7 @@ import { DeleteBookDialog } from './DeleteBookDialog.tsx';
 import { confirmPublic } from './confirmPublic.tsx';
 import { COVER_ACCEPT, isCoverFile } from './fileRules.ts';
 import { KeepBookDialog } from '../keep/KeepBookEntry.tsx';
+import { titleOf } from '../reader/contents.ts';
 import { DownloadControl } from '../offline/DownloadControl.tsx';
 import { ObsidianButton } from '../integrations/ObsidianButton.tsx';
 import {
@@ -239,7 +240,7 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
 
   const author = authorName(book.bookAuthor);
   const language = nameOf(book.originalLanguage);
-  const chapters = detail.data?.chapters ?? [];
+  const contents = detail.data?.contents ?? [];
   const pages = detail.data?.sourcePages ?? book.pageCount;
   const canEdit = book.inLibrary || book.isOwner;
   const syncItems = [
@@ -431,14 +432,14 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
             <Skeleton active paragraph={{ rows: 4 }} title={false} />
           ) : detail.isError ? (
             <Typography.Text type="secondary">{errorMessage(detail.error)}</Typography.Text>
-          ) : chapters.length === 0 ? (
+          ) : contents.length === 0 ? (
             <Typography.Text type="secondary">{t('books.detail.noToc')}</Typography.Text>
           ) : (
             <ol className="yd-toc-list">
-              {chapters.map((chapter) => (
-                <li key={chapter.index} style={{ paddingInlineStart: Math.max(0, chapter.level - 1) * 16 }}>
-                  <span className="yd-toc-title">{chapter.title || t('books.detail.untitled')}</span>
-                  <span className="yd-toc-page">{chapter.page}</span>
+              {contents.map((entry, i) => (
+                <li key={i} style={{ paddingInlineStart: Math.max(0, entry.level - 1) * 16 }}>
+                  <span className="yd-toc-title">{titleOf(t, entry)}</span>
+                  <span className="yd-toc-page">{entry.page}</span>
                 </li>
               ))}
             </ol>
@@ -469,6 +470,6 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function stripDetail(detail: BookDetail): BookSummary {
-  const { chapters: _chapters, sourcePages: _sourcePages, ...summary } = detail;
+  const { contents: _contents, sourcePages: _sourcePages, ...summary } = detail;
   return summary;
 }

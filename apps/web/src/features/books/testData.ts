@@ -29,9 +29,9 @@ export function makeDetail(overrides: Partial<BookDetail> = {}): BookDetail {
     ...makeBook(),
     sourcePages: null,
     features: ['annotation'],
-    chapters: [
-      { index: 0, title: 'Loomings', level: 1, page: 13 },
-      { index: 1, title: 'The Carpet-Bag', level: 1, page: 18 },
+    contents: [
+      { title: 'Loomings', generated: null, level: 1, page: 13, blockId: 'c1-b1' },
+      { title: 'The Carpet-Bag', generated: null, level: 1, page: 18, blockId: 'c2-b1' },
     ],
   };
   return { ...base, ...overrides } as BookDetail;

@@ -15,7 +15,7 @@ import { flushOutbox } from './sync.ts';
 const page = (n: number): PageData => ({
   page: n,
   pageCount: 3,
-  chapter: { index: 1, title: 'Loomings' },
+  chapter: { index: 1, title: 'Loomings', generated: null },
   blocks: [
     {
       id: `c1-b${n}`,

@@ -26,9 +26,9 @@ const detail: BookDetail = {
   inLibrary: true,
   updateAt: '2026-01-01T00:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
-  chapters: [
-    { index: 1, title: 'January 1659–60', level: 1, page: 1 },
-    { index: 2, title: 'Endnotes', level: 1, page: 3 },
+  contents: [
+    { title: 'January 1659–60', generated: null, level: 1, page: 1, blockId: 'c1-b1' },
+    { title: 'Endnotes', generated: null, level: 1, page: 3, blockId: 'c2-b1' },
   ],
   sourcePages: null,
   features: ['explanation'],
@@ -87,7 +87,7 @@ const page = (n: number) => ({
 const location = {
   id: 'c2-b15',
   page: 3,
-  chapter: { index: 2, title: 'Endnotes' },
+  chapter: { index: 2, title: 'Endnotes', generated: null },
   type: 'footnote',
   text: NOTE,
   html: null,

@@ -8,7 +8,7 @@ import { AnnotationModal } from './AnnotationModal.tsx';
 const data: PageData = {
   page: 1,
   pageCount: 1,
-  chapter: { index: 1, title: 'One' },
+  chapter: { index: 1, title: 'One', generated: null },
   translated: true,
   charge: null,
   blocks: [

@@ -22,6 +22,7 @@ import { confirmForSession, isConfirmedForSession, usePaidAction } from './paid.
 import { PageArea } from './PageArea.tsx';
 import { ReaderBar } from './ReaderBar.tsx';
 import { TocDrawer } from './TocDrawer.tsx';
+import { titleOf } from './contents.ts';
 import { confirmPage, retryBlocks, setBlockTranslation, usePage } from './usePage.ts';
 import { useMediaQuery } from './useMediaQuery.ts';
 import { useMarkActions } from './useMarkActions.ts';
@@ -353,6 +354,7 @@ export function Reader({ book, language }: ReaderProps) {
   } as CSSProperties;
 
   const chapter = data?.chapter;
+  const pageBlocks = useMemo(() => data?.blocks.map((b) => b.id) ?? [], [data]);
   const percent = page !== null && pageCount > 0 ? Math.round((page / pageCount) * 100) : 0;
   const pageNotes = page !== null ? aiNotes.get(page) : undefined;
 
@@ -404,7 +406,7 @@ export function Reader({ book, language }: ReaderProps) {
     <div className={`yd-reader${colors.dark ? ' is-dark' : ''} yd-scheme-${settings.scheme}`} style={style}>
       <ReaderBar
         bookName={book.bookName}
-        chapterTitle={chapter?.title}
+        chapterTitle={chapter ? titleOf(t, chapter) : undefined}
         bookmarked={!!bookmark}
         onToc={() => setTocOpen(true)}
         onBookmark={() => page !== null && void markActions.toggleBookmark(page, bookmark, data?.blocks[0]?.id)}
@@ -505,8 +507,9 @@ export function Reader({ book, language }: ReaderProps) {
       </div>
 
       <TocDrawer
-        chapters={book.chapters}
-        current={chapter?.index}
+        contents={book.contents}
+        page={page}
+        pageBlocks={pageBlocks}
         open={tocOpen}
         onClose={() => setTocOpen(false)}
         onGo={goTo}

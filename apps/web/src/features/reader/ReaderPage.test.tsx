@@ -26,7 +26,7 @@ const detail = (bookCode: string, bookName: string): BookDetail => ({
   inLibrary: true,
   updateAt: '2026-01-01T00:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
-  chapters: [{ index: 1, title: 'Loomings', level: 1, page: 1 }],
+  contents: [{ title: 'Loomings', generated: null, level: 1, page: 1, blockId: 'c1-b1' }],
   sourcePages: null,
   features: ['explanation'],
 });
@@ -34,7 +34,7 @@ const detail = (bookCode: string, bookName: string): BookDetail => ({
 const pageData = {
   page: 1,
   pageCount: 3,
-  chapter: { index: 1, title: 'Loomings' },
+  chapter: { index: 1, title: 'Loomings', generated: null },
   translated: true,
   charge: null,
   blocks: [

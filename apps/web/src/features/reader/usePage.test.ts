@@ -23,7 +23,7 @@ const block = (id: string, status: 'done' | 'pending' | 'failed', translation: s
 const page = (blocks: ReturnType<typeof block>[]): PageData => ({
   page: 1,
   pageCount: 3,
-  chapter: { index: 1, title: 'One' },
+  chapter: { index: 1, title: 'One', generated: null },
   blocks,
   translated: true,
   charge: null,

@@ -10,7 +10,7 @@ const BOOK = {
   bookName: 'Moby-Dick',
   bookAuthor: 'Herman Melville',
   features: ['annotation', 'explanation', 'advancedExplanation', 'restatement', 'search'],
-  chapters: [],
+  contents: [],
 };
 const share = (over: Record<string, unknown> = {}) => ({
   id: 'abc123',

@@ -20,8 +20,9 @@ import type { MojibakeCodePage } from '../mojibake.ts';
 import { isRtf, readRtf, RTF_HEADING_MARK } from '../rtf/rtf.ts';
 import { buildWebPage, isWebPage } from './word-html.ts';
 import { parseWordXml, wordXmlKind } from './word-xml.ts';
-import { addTextChapters, HEADING_MARK, splitParagraphs, TOC_LINE_MARK } from '../txt/text-structure.ts';
+import { addTextChapters, splitParagraphs, TOC_LINE_MARK } from '../txt/text-structure.ts';
 import type { TextParagraph } from '../txt/text-structure.ts';
+import { HEADING_MARK } from '../txt/text-headings.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
 import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN } from './word-binary.ts';
 import type { WordNote, WordStories } from './word-binary.ts';
@@ -67,7 +68,7 @@ function cleanWordText(text: string): string {
       // Table-of-contents lines end with a tab and the page number: keep the title only.
       .replace(/^(.{2,200}?)\t+\d{1,4}\s*$/gm, `${TOC_LINE_MARK}$1`)
       // Paragraphs the document styles as headings (RTF).
-      .replace(new RegExp(`^${RTF_HEADING_MARK}`, 'gm'), HEADING_MARK)
+      .replace(new RegExp(`^${RTF_HEADING_MARK}+`, 'gm'), (marks) => HEADING_MARK.repeat(marks.length))
       .replaceAll(RTF_HEADING_MARK, '')
   );
 }
@@ -167,7 +168,8 @@ function linkNotes(book: BookBuilder, stories: WordStories): void {
   }
   const leftover = [...notes.keys()].filter((key) => !placed.has(key));
   if (leftover.length) {
-    const chapter = book.startChapter('Notes');
+    const chapter = book.startChapter('', undefined, { kind: 'notes' });
+    book.listChapter(chapter);
     leftover.forEach((key, i) => {
       if (!notes.get(key)!.label) notes.get(key)!.label = String(i + 1);
       appendNote(chapter, key);
@@ -207,7 +209,12 @@ export const docParser: BookParser = {
       .slice(0, 4096)
       .split('\n')
       .map((l) =>
-        l.replace(TOC_LINE_MARK, '').replace(HEADING_MARK, '').replace(LINE_GOES_ON, '').replace(NOTE_MARK, '').trim(),
+        l
+          .replace(TOC_LINE_MARK, '')
+          .replaceAll(HEADING_MARK, '')
+          .replace(LINE_GOES_ON, '')
+          .replace(NOTE_MARK, '')
+          .trim(),
       )
       .filter(Boolean)
       .slice(0, 3);

@@ -53,9 +53,9 @@ function rtfDrafts(data: Buffer): BlockDraft[] {
   const { main, footnotes, endnotes } = readRtf(data);
   const drafts: BlockDraft[] = [];
   for (const line of main.split('\n')) {
-    const heading = line.startsWith(RTF_HEADING_MARK);
-    const text = line.replace(RTF_HEADING_MARK, '').replace(RTF_NOTE_MARK, '').replace(/\s+/g, ' ').trim();
-    if (text) drafts.push(heading ? { type: 'heading', text, level: 1 } : { type: 'paragraph', text });
+    const level = /^\ue002*/.exec(line)![0].length;
+    const text = line.replaceAll(RTF_HEADING_MARK, '').replace(RTF_NOTE_MARK, '').replace(/\s+/g, ' ').trim();
+    if (text) drafts.push(level ? { type: 'heading', text, level } : { type: 'paragraph', text });
   }
   // The chunk's notes follow its text (their references are not linked).
   for (const note of [...footnotes, ...endnotes]) {

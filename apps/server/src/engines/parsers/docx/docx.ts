@@ -217,7 +217,12 @@ export const docxParser: BookParser = {
       const title = drafts.find((d) => walker.titles.has(d));
       if (title) book.metadata.title = shorten(title.text, 200);
     }
-    splitByHeadings(book, [...drafts, ...noteBlocks], new Set([...walker.titles, ...walker.weakHeadings]));
+    splitByHeadings(
+      book,
+      [...drafts, ...noteBlocks],
+      new Set([...walker.titles, ...walker.weakHeadings]),
+      walker.titles,
+    );
     options.onProgress?.(1);
     return book.finish('docx', started);
   },

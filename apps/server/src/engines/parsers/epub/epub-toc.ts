@@ -1,6 +1,6 @@
 /**
- * An EPUB's table of contents: the EPUB 3 navigation document or the EPUB 2 NCX, read into entries
- * (title, target path and fragment, level), and the entries that become chapters.
+ * An EPUB's table of contents: the EPUB 3 navigation document or the EPUB 2 NCX, read into a tree of
+ * entries (title, target path and fragment, level) at every depth, and the entries that become chapters.
  */
 import { byLocalName, findAll, findFirst, localName, textContent } from '../markup.ts';
 import type { MarkupElement } from '../markup.ts';
@@ -9,6 +9,7 @@ import { resolveZipPath } from '../zip.ts';
 
 export interface TocEntry {
   title: string;
+  /** Where it leads; a wrapper with no link of its own ("Part I" as a label) borrows its first child's. */
   path: string;
   fragment?: string;
   level: number;
@@ -84,17 +85,15 @@ export function readNcx(root: MarkupElement, ncxPath: string): TocEntry[] {
       );
       const src = content?.attrs.src;
       const children = readPoints(point, level + 1);
-      if (!src) {
-        out.push(...children);
+      const title = label ? textContent(label) : '';
+      if (!src || isRemote(src)) {
+        // A navPoint without a target of its own still stands for its children (a part's label).
+        if (children.length)
+          out.push({ title, path: children[0]!.path, fragment: children[0]!.fragment, level, children });
         continue;
       }
       const hash = src.indexOf('#');
-      const entry: TocEntry = {
-        title: label ? textContent(label) : '',
-        path: resolveZipPath(ncxPath, src),
-        level,
-        children,
-      };
+      const entry: TocEntry = { title, path: resolveZipPath(ncxPath, src), level, children };
       if (hash !== -1) entry.fragment = src.slice(hash + 1);
       out.push(entry);
     }
@@ -103,15 +102,43 @@ export function readNcx(root: MarkupElement, ncxPath: string): TocEntry[] {
   return readPoints(navMap, 1);
 }
 
-/** Chapters are the TOC entries picked by pickChapterNodes, limited to those that point into the spine. */
-export function pickChapterEntries(toc: TocEntry[], spinePaths: Set<string>): TocEntry[] {
-  const level = pickChapterNodes(toc).map(({ node, level: depth }) => ({ ...node, level: depth }));
+/** Every entry of the tree, in the book's order (an entry before its children). */
+export function flattenToc(toc: TocEntry[]): TocEntry[] {
+  const out: TocEntry[] = [];
+  const walk = (entries: TocEntry[]) => {
+    for (const entry of entries) {
+      out.push(entry);
+      walk(entry.children);
+    }
+  };
+  walk(toc);
+  return out;
+}
+
+/**
+ * Chapters are the TOC entries picked by pickChapterNodes, limited to those that point into the spine
+ * (each place once), with the depth they have among the chapters. A part whose children each open a
+ * content document of their own is opened: each child starts a file, and so a chapter.
+ */
+export function pickChapterEntries(toc: TocEntry[], spinePaths: Set<string>): Map<TocEntry, number> {
+  const ownsFile = new Set<TocEntry>();
+  const markFiles = (parent: TocEntry | undefined, children: TocEntry[]) => {
+    const count = new Map<string, number>();
+    for (const child of children) count.set(child.path, (count.get(child.path) ?? 0) + 1);
+    for (const child of children) {
+      if (count.get(child.path) === 1 && child.path !== parent?.path) ownsFile.add(child);
+      markFiles(child, child.children);
+    }
+  };
+  markFiles(undefined, toc);
   const seen = new Set<string>();
-  return level.filter((e) => {
-    if (!spinePaths.has(e.path)) return false;
-    const key = `${e.path}#${e.fragment ?? ''}`;
-    if (seen.has(key)) return false;
+  const chapters = new Map<TocEntry, number>();
+  for (const { node, level } of pickChapterNodes(toc, (e) => ownsFile.has(e))) {
+    if (!spinePaths.has(node.path)) continue;
+    const key = `${node.path}#${node.fragment ?? ''}`;
+    if (seen.has(key)) continue;
     seen.add(key);
-    return true;
-  });
+    chapters.set(node, level);
+  }
+  return chapters;
 }

@@ -3,7 +3,7 @@
  * contents → XHTML bodies → blocks. Chapters are the TOC entries, split at the exact element a TOC link
  * points to (one spine file often holds several chapters, or one chapter spans several files).
  */
-import { BookBuilder, nameTocChapters } from '../builder.ts';
+import { BookBuilder, nameTocChapters, type ContentsDraft } from '../builder.ts';
 import { htmlToBlocks } from '../blocks.ts';
 import type { BlockDraft } from '../blocks.ts';
 import { PARSE_LIMITS } from '../limits.ts';
@@ -13,7 +13,7 @@ import { byLocalName, declaresEntities, findAll, findFirst, localName, parseMark
 import type { MarkupElement } from '../markup.ts';
 import { repeatedAltTexts } from '../mathml.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
-import { epubType, isRemote, pickChapterEntries, readNav, readNcx } from './epub-toc.ts';
+import { epubType, flattenToc, isRemote, pickChapterEntries, readNav, readNcx } from './epub-toc.ts';
 import type { TocEntry } from './epub-toc.ts';
 import { resolveZipPath, SafeZip } from '../zip.ts';
 import { isDrawing } from '../svg/svg-safe.ts';
@@ -197,7 +197,14 @@ export const epubParser: BookParser = {
       if (ncxItem && ncxText) toc = readNcx(parseXml(ncxText, 'The NCX'), ncxItem.path);
     }
     const spinePaths = new Set(spine.map((s) => s.path));
-    const chapterEntries = pickChapterEntries(toc, spinePaths);
+    // Chapters are some of the entries (with their depth among chapters); the contents are all of them.
+    const chapterLevels = pickChapterEntries(toc, spinePaths);
+    const allEntries = flattenToc(toc);
+    const tocEntries = allEntries.slice(0, PARSE_LIMITS.contentsEntries);
+    if (allEntries.length > tocEntries.length) {
+      book.warn(`The contents have ${allEntries.length} entries; the first ${tocEntries.length} are kept`);
+    }
+    const contentsOf = new Map<TocEntry, ContentsDraft>(tocEntries.map((e) => [e, book.entry(e.title, e.level)]));
     options.onProgress?.(0.1);
 
     // 7. Load every spine document once; collect ids and links so notes can be recognised.
@@ -253,15 +260,16 @@ export const epubParser: BookParser = {
     // An alt text the book gives to many different formulas hides them: their MathML is read instead.
     const mathPlaceholders = repeatedAltTexts(docs.flatMap(({ root }) => findAll(root, byLocalName('math'))));
 
-    // 8. Walk the documents in spine order, starting a chapter wherever a TOC entry points.
+    // 8. Walk the documents in spine order: wherever a TOC entry points, its contents entry leads to
+    // the next block, and a chapter starts if the entry is one.
     const entriesByDoc = new Map<string, TocEntry[]>();
-    for (const entry of chapterEntries) {
+    for (const entry of tocEntries) {
       const list = entriesByDoc.get(entry.path) ?? [];
       list.push(entry);
       entriesByDoc.set(entry.path, list);
     }
     const started_ = new Set<TocEntry>();
-    const useToc = chapterEntries.length >= 2;
+    const useToc = chapterLevels.size >= 2;
     const imagePaths = new Map<string, string>();
     const imageIdFor = (path: string): string => {
       let id = imagePaths.get(path);
@@ -279,15 +287,21 @@ export const epubParser: BookParser = {
       const startEntry = (entry: TocEntry) => {
         if (started_.has(entry)) return;
         started_.add(entry);
-        book.startChapter(entry.title, entry.level);
+        const level = chapterLevels.get(entry);
+        if (useToc && level !== undefined) book.startChapter(entry.title, level);
+        book.pointAtNext(contentsOf.get(entry)!);
       };
-      if (!useToc) {
-        book.startChapter('');
-      } else {
-        const atStart = entries.filter((e) => !e.fragment || !ids.has(e.fragment));
-        if (atStart.length) atStart.forEach(startEntry);
-        else if (!book.currentChapter) book.startChapter('');
+      const atStart = entries.filter((e) => !e.fragment || !ids.has(e.fragment));
+      const atAnchor = new Map<string, TocEntry[]>();
+      for (const e of entries) {
+        if (!e.fragment || !ids.has(e.fragment)) continue;
+        const list = atAnchor.get(e.fragment);
+        if (list) list.push(e);
+        else atAnchor.set(e.fragment, [e]);
       }
+      if (!useToc) book.startChapter('');
+      else if (!atStart.some((e) => chapterLevels.has(e)) && !book.currentChapter) book.startChapter('');
+      atStart.forEach(startEntry);
       const isNoteElement = (e: MarkupElement): boolean => {
         const id = e.attrs.id;
         const type = epubType(e);
@@ -339,8 +353,7 @@ export const epubParser: BookParser = {
           return e.attrs.id ? `${item.path}#${e.attrs.id}` : `${item.path}#__note${++noteCounter}`;
         },
         onAnchors: (found) => {
-          if (!useToc) return;
-          for (const id of found) for (const entry of entries) if (entry.fragment === id) startEntry(entry);
+          for (const id of found) atAnchor.get(id)?.forEach(startEntry);
         },
         skip: (e) => {
           const name = localName(e.name);

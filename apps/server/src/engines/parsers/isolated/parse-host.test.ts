@@ -61,6 +61,10 @@ describe('book messages', () => {
         { title: 'huge', level: 2, blocks: blocks(BLOCKS_PER_MESSAGE * 2 + 5, 'c3') },
         { title: 'after', blocks: blocks(BLOCKS_PER_MESSAGE - 1, 'c4') },
       ],
+      contents: [
+        { title: 'small', level: 1, blockId: 'c2-b1' },
+        { title: 'huge', level: 2, blockId: 'c3-b1' },
+      ],
       images: Array.from({ length: 5 }, (_, i) => ({
         id: `img${i}`,
         data: Buffer.alloc(IMAGE_BYTES_PER_MESSAGE / 2 + 1, i),

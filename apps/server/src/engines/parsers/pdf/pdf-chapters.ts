@@ -4,6 +4,7 @@
  */
 import { shorten } from '../builder.ts';
 import type { BlockDraft } from '../blocks.ts';
+import { PARSE_LIMITS } from '../limits.ts';
 import type { PdfDocument } from './pdf-text.ts';
 
 export interface OutlineEntry {
@@ -13,12 +14,18 @@ export interface OutlineEntry {
   children: OutlineEntry[];
 }
 
+/** How deep the outline is read (real books: 4 or 5). */
+const OUTLINE_DEPTH = 16;
+
+/** The outline at every depth (entries past PARSE_LIMITS.contentsEntries are not resolved). */
 export async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
   const outline = await doc.getOutline().catch(() => null);
   if (!outline?.length) return [];
+  let count = 0;
   const resolve = async (items: NonNullable<typeof outline>, depth: number): Promise<OutlineEntry[]> => {
     const out: OutlineEntry[] = [];
     for (const item of items) {
+      if (++count > PARSE_LIMITS.contentsEntries) break;
       const entry: OutlineEntry = { title: item.title?.trim() ?? '', children: [] };
       try {
         const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
@@ -33,12 +40,25 @@ export async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
       } catch {
         // A dangling destination: keep the entry without a page; its children may still resolve.
       }
-      if (depth < 4 && item.items?.length) entry.children = await resolve(item.items, depth + 1);
+      if (depth < OUTLINE_DEPTH && item.items?.length) entry.children = await resolve(item.items, depth + 1);
       out.push(entry);
     }
     return out;
   };
   return resolve(outline, 0);
+}
+
+/** Every entry of the outline in order, an entry before its children, with its depth (1 = top). */
+export function flattenOutline(outline: OutlineEntry[]): (OutlineEntry & { level: number })[] {
+  const out: (OutlineEntry & { level: number })[] = [];
+  const walk = (entries: OutlineEntry[], level: number) => {
+    for (const entry of entries) {
+      out.push({ ...entry, level });
+      walk(entry.children, level + 1);
+    }
+  };
+  walk(outline, 1);
+  return out;
 }
 
 const BYLINE = /^[Bb]y\s+\p{Lu}[\p{L}.'’ -]{2,50}$/u;

@@ -73,8 +73,20 @@ function encode(run: FixtureRun, named: string[]): string {
   return `(${bytes})`;
 }
 
-/** A PDF of `pages` (uncompressed, classic cross-reference table). */
-export function pdfFixture(pages: FixturePage[]): Uint8Array {
+/** An outline (bookmarks) entry: it leads to a page, at a height when `y` is given. */
+export interface FixtureOutline {
+  title: string;
+  /** 1-based. */
+  page: number;
+  y?: number;
+  children?: FixtureOutline[];
+}
+
+/** A PDF string literal of Latin-1 text. */
+const literal = (text: string) => `(${text.replace(/[()\\]/g, (c) => `\\${c}`)})`;
+
+/** A PDF of `pages` (uncompressed, classic cross-reference table), with an outline if given. */
+export function pdfFixture(pages: FixturePage[], options: { outline?: FixtureOutline[] } = {}): Uint8Array {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body) && objects.length;
   const catalog = add('');
@@ -110,7 +122,32 @@ export function pdfFixture(pages: FixturePage[]): Uint8Array {
         `/Resources<</Font<<${fontResources}>>/XObject<</Im1 ${image} 0 R>>>>>>`,
     );
   });
-  objects[catalog - 1] = `<</Type/Catalog/Pages ${root} 0 R>>`;
+  let outlines = '';
+  if (options.outline?.length) {
+    const outlineRoot = add('');
+    // Each level: items linked as siblings under their parent; Count is the number of descendants.
+    const items = (entries: FixtureOutline[], parent: number): { ids: number[]; count: number } => {
+      const ids = entries.map(() => add(''));
+      let count = entries.length;
+      entries.forEach((entry, i) => {
+        const below = entry.children?.length ? items(entry.children, ids[i]!) : undefined;
+        if (below) count += below.count;
+        const dest = `[${kids[entry.page - 1]} 0 R/XYZ 0 ${entry.y ?? 'null'} 0]`;
+        objects[ids[i]! - 1] =
+          `<</Title ${literal(entry.title)}/Parent ${parent} 0 R/Dest ${dest}` +
+          (i > 0 ? `/Prev ${ids[i - 1]} 0 R` : '') +
+          (i < ids.length - 1 ? `/Next ${ids[i + 1]} 0 R` : '') +
+          (below ? `/First ${below.ids[0]} 0 R/Last ${below.ids.at(-1)} 0 R/Count ${below.count}` : '') +
+          '>>';
+      });
+      return { ids, count };
+    };
+    const top = items(options.outline, outlineRoot);
+    objects[outlineRoot - 1] =
+      `<</Type/Outlines/First ${top.ids[0]} 0 R/Last ${top.ids.at(-1)} 0 R/Count ${top.count}>>`;
+    outlines = `/Outlines ${outlineRoot} 0 R`;
+  }
+  objects[catalog - 1] = `<</Type/Catalog/Pages ${root} 0 R${outlines}>>`;
   objects[root - 1] = `<</Type/Pages/Kids[${kids.map((k) => `${k} 0 R`).join(' ')}]/Count ${kids.length}>>`;
 
   let pdf = '%PDF-1.4\n';

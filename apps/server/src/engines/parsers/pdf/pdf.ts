@@ -22,7 +22,7 @@ import {
 import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
 import { buildLexicon } from './pdf-join.ts';
 import { orderLines } from './pdf-columns.ts';
-import { bylineChapters, readOutline } from './pdf-chapters.ts';
+import { bylineChapters, flattenOutline, readOutline, type OutlineEntry } from './pdf-chapters.ts';
 import { inspectFonts } from './pdf-fonts.ts';
 import { withRebuiltPageTree } from './pdf-repair.ts';
 import { findGarbage } from './pdf-garbage.ts';
@@ -299,19 +299,28 @@ async function parseDocument(
 
   // 6. Chapters.
   const outline = await readOutline(doc);
+  const byPlace = (a: OutlineEntry, b: OutlineEntry) => a.page! - b.page! || (b.y ?? Infinity) - (a.y ?? Infinity);
+  // A block at or below where an entry points (PDF y grows upwards) is where the entry leads.
+  const reached = (d: (typeof drafts)[number], entry: OutlineEntry) =>
+    d.pdfPage! > entry.page! || (d.pdfPage === entry.page && (entry.y === undefined || d.top <= entry.y + 2));
+  // The contents are the whole outline (of two entries or more; else the chapters stand in for it),
+  // each entry leading to the first block at its place.
+  const flat = flattenOutline(outline);
+  const listed = flat.length >= 2 ? flat.map((e) => ({ ...e, draft: book.entry(e.title, e.level) })) : [];
+  const placed = listed.filter((e) => e.page !== undefined).sort(byPlace);
+  let nextListed = 0;
+  for (const d of drafts) {
+    while (nextListed < placed.length && reached(d, placed[nextListed]!)) placed[nextListed++]!.draft.target = d;
+  }
   const entries = pickChapterNodes(outline)
     .map(({ node, level }) => ({ ...node, level }))
     .filter((e) => e.page !== undefined && e.title)
-    .sort((a, b) => a.page! - b.page! || (b.y ?? Infinity) - (a.y ?? Infinity));
+    .sort(byPlace);
   if (entries.length >= 2) {
     let next = 0;
     book.startChapter('');
     for (const d of drafts) {
-      while (
-        next < entries.length &&
-        (d.pdfPage! > entries[next]!.page! ||
-          (d.pdfPage === entries[next]!.page && (entries[next]!.y === undefined || d.top <= entries[next]!.y! + 2)))
-      ) {
+      while (next < entries.length && reached(d, entries[next]!)) {
         const entry = entries[next]!;
         book.startChapter(shorten(entry.title, 120), entry.level);
         next++;
@@ -353,7 +362,11 @@ async function parseDocument(
         if (part !== current) {
           current = part;
           const first = part * PAGES_PER_PART + 1;
-          book.startChapter(`Pages ${first}–${Math.min(numPages, first + PAGES_PER_PART - 1)}`);
+          book.startChapter('', undefined, {
+            kind: 'pages',
+            from: first,
+            to: Math.min(numPages, first + PAGES_PER_PART - 1),
+          });
         }
         book.add(d);
       }

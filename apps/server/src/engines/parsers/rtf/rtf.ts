@@ -474,10 +474,15 @@ class RtfReader {
   // ---------- result ----------
 
   private document(): RtfDocument {
-    // Only the top level the document uses becomes chapters; lower ones stay paragraphs.
+    // Headings carry their depth below the top level the document uses, one mark per level (three
+    // at most): the top level becomes chapters, the two below entries of the contents.
     let top = Infinity;
     for (const p of this.paragraphs) if (p.level !== undefined && p.level < top) top = p.level;
-    const main = this.paragraphs.map((p) => (p.level === top ? `${RTF_HEADING_MARK}${p.text}` : p.text)).join('\n');
+    const main = this.paragraphs
+      .map((p) =>
+        p.level !== undefined && p.level - top < 3 ? `${RTF_HEADING_MARK.repeat(p.level - top + 1)}${p.text}` : p.text,
+      )
+      .join('\n');
     const clean = (s: string) => s.replace(/\s+/g, ' ').trim() || undefined;
     return {
       main,

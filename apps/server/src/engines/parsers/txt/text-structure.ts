@@ -4,21 +4,11 @@
  * (Project Gutenberg), hard-wrapped lines where an indent starts a paragraph (Chinese web texts), and
  * one line per paragraph (Aozora Bunko, most modern files). We decide from the text itself.
  */
-import type { BookBuilder } from '../builder.ts';
-import { shorten } from '../builder.ts';
+import type { BlockDraft } from '../blocks.ts';
+import { shorten, type BookBuilder } from '../builder.ts';
+import { bareNumber, headingMarks, headingRank, titleLike } from './text-headings.ts';
 
 const CJK_CHAR = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
-const NUMERALS = '一二三四五六七八九十百千零〇两壹贰叁肆伍陆柒捌玖拾佰\\d０-９';
-const CJK_HEADING = new RegExp(`^第[${NUMERALS}]{1,8}[章回节節卷集部篇话話幕]`);
-const WORD_NUMBER =
-  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|[a-z]+-(?:one|two|three|four|five|six|seven|eight|nine)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final';
-const LATIN_HEADING = new RegExp(
-  `^\\[?(?:(?:chapter|chap\\.|book|part|adventure|letter|volume|canto|story|act)\\s+(?:[ivxlcdm]+|\\d+|${WORD_NUMBER})\\b|(?:prologue|epilogue|preface)\\b)`,
-  'i',
-);
-const ROMAN_CAPS_HEADING = /^[IVXLC]{1,7}\.\s+[A-Z][A-Z0-9'’,.!?;: -]{3,}$/;
-/** A marker put in front of lines a format already knows are headings (Aozora's 見出し notes). */
-export const HEADING_MARK = '\u0002';
 /** A marker for table-of-contents lines: never headings themselves (their page numbers are gone). */
 export const TOC_LINE_MARK = '\u0003';
 
@@ -54,29 +44,12 @@ export function joinLines(a: string, b: string): string {
   return `${a} ${b}`;
 }
 
-export function headingLevel(line: string, numbered = false): number | undefined {
-  const text = line.trim();
-  if (!text) return undefined;
-  if (text.startsWith(HEADING_MARK)) return 1;
-  if (text.length > 60) return undefined;
-  if (CJK_HEADING.test(text)) return 1;
-  if (
-    LATIN_HEADING.test(text) &&
-    text.length <= 70 &&
-    !/[.!?]["”’]?$/.test(text.replace(/\b[ivxlcdm]+\.$|\d+\.$/i, ''))
-  )
-    return 1;
-  if (ROMAN_CAPS_HEADING.test(text)) return 1;
-  if (numbered) {
-    if (/^([A-ZА-Я]|\d{1,2})\.\s+\p{Lu}[\p{Lu}\d ,'’&:;()/-]{3,}$/u.test(text)) return 1;
-    if (/^\d{1,2}(\.\d{1,2}){0,2}\.?\s+\S/.test(text) && text.length <= 80 && !/[.;:,]$/.test(text)) return 2;
-  }
-  return undefined;
-}
-
 export interface TextParagraph {
   text: string;
+  /** The heading's rank (text-headings.ts): 1 part, 2 chapter, 3 section. */
   heading?: number;
+  /** A line standing alone between blank lines (a title, perhaps). */
+  alone?: boolean;
 }
 
 const WIDE_RANGES =
@@ -212,11 +185,17 @@ export function splitParagraphs(text: string, options: TextChapterOptions = {}):
       continues = false;
       continue;
     }
-    const level = headingLevel(line.text, options.numberedHeadings);
-    if (level) {
+    const rank = headingRank(line.text, options.numberedHeadings);
+    if (rank) {
       flush();
-      out.push({ text: line.text.replace(HEADING_MARK, '').trim(), heading: level });
+      out.push({ text: line.text.slice(headingMarks(line.text)).trim(), heading: rank });
       continues = false;
+      continue;
+    }
+    // A short line between blank lines may be a title; whether it is depends on the rest of the text.
+    if (!lines[i - 1] && !lines[i + 1] && titleLike(line.text)) {
+      flush();
+      out.push({ text: line.text, alone: true });
       continue;
     }
     const previous = lines[i - 1];
@@ -257,36 +236,88 @@ function joinWrapped(paragraph: string, line: string): string {
   return joinLines(paragraph, line);
 }
 
+/** Characters of text a heading needs before the next one of its rank: fewer, it is a contents line. */
+const MIN_BODY = 40;
+/** Characters a title standing alone needs before the next one (a story, not a line of verse). */
+const MIN_TITLE_BODY = 200;
+
 /**
- * Adds chapters to the builder. Headings followed by (almost) no text are a table of contents, not
- * chapters: their lines stay as paragraphs of the chapter before.
+ * The headings among `candidates` (paragraph index → rank) that have a body: text before the next
+ * heading of the same or a higher rank. Headings followed by (almost) no text are a table of
+ * contents, not chapters: their lines stay paragraphs of the chapter before.
+ */
+function withBody(paragraphs: TextParagraph[], candidates: Map<number, number>, minBody: number): Map<number, number> {
+  const accepted = new Map<number, number>();
+  for (const [index, rank] of candidates) {
+    let body = 0;
+    for (let i = index + 1; i < paragraphs.length && body < minBody; i++) {
+      const other = candidates.get(i);
+      if (other === undefined) body += paragraphs[i]!.text.length;
+      else if (other <= rank) break;
+    }
+    if (body >= minBody) accepted.set(index, rank);
+  }
+  return accepted;
+}
+
+/**
+ * The headings a text really has, by rank: numbered and named heading lines (text-headings.ts); else
+ * numbers alone on their lines that count up (I, II, III…); else short title-like lines standing
+ * alone between blank lines ("青蛙王子"), when each is followed by a story's worth of text.
+ */
+function findHeadings(paragraphs: TextParagraph[]): Map<number, number> {
+  const marked = new Map<number, number>();
+  paragraphs.forEach((p, i) => p.heading && marked.set(i, p.heading));
+  const headings = withBody(paragraphs, marked, MIN_BODY);
+  if (headings.size >= 2) return headings;
+
+  const numbers = new Map<number, number>();
+  paragraphs.forEach((p, i) => {
+    const n = p.heading ? undefined : bareNumber(p.text);
+    if (n !== undefined) numbers.set(i, n);
+  });
+  const values = [...numbers.values()];
+  const counting = values.filter((v, k) => k > 0 && v === values[k - 1]! + 1).length;
+  if (values.length >= 3 && values[0]! <= 2 && counting >= (values.length - 1) * 0.8) {
+    const numbered = withBody(paragraphs, new Map([...numbers.keys()].map((i) => [i, 2])), MIN_BODY);
+    if (numbered.size >= 3) return numbered;
+  }
+
+  const titles = new Map<number, number>();
+  paragraphs.forEach((p, i) => p.alone && !p.heading && titles.set(i, 2));
+  const named = withBody(paragraphs, titles, MIN_TITLE_BODY);
+  if (named.size >= 3 && named.size <= paragraphs.length / 2) return named;
+  return new Map();
+}
+
+/**
+ * Adds chapters and the contents to the builder, from the headings the text has (findHeadings).
+ * Chapters start at chapter headings (or, without them, at the rank there is); the rest are entries
+ * of the contents inside their chapter, at their depth. A text without headings is cut into parts of
+ * about the same size, titled by a generated marker (said "Part 3" in the reader's language).
  */
 export function addTextChapters(
   builder: BookBuilder,
   paragraphs: TextParagraph[],
   options: TextChapterOptions = {},
 ): void {
-  const minBody = 40;
-  const headingIdx = paragraphs.map((p, i) => (p.heading ? i : -1)).filter((i) => i >= 0);
-  const accepted = new Set<number>();
-  headingIdx.forEach((idx, k) => {
-    const next = headingIdx[k + 1] ?? paragraphs.length;
-    let body = 0;
-    for (let i = idx + 1; i < next; i++) body += paragraphs[i]!.text.length;
-    if (body >= minBody) accepted.add(idx);
-  });
-  // Sub-level (numbered "1.2") headings only count when there are no top-level ones.
-  const topLevel = [...accepted].filter((i) => paragraphs[i]!.heading === 1);
-  const chapterStarts = new Set(topLevel.length >= 2 ? topLevel : accepted);
-  if (chapterStarts.size >= 2) {
-    builder.startChapter('');
+  const headings = findHeadings(paragraphs);
+  if (headings.size >= 2) {
+    const count = (rank: number) => [...headings.values()].filter((r) => r === rank).length;
+    const cutRank = [2, 1, 3].find((rank) => count(rank) >= 2) ?? 2;
+    const ranks = [...new Set(headings.values())].sort((a, b) => a - b);
+    builder.listChapter(builder.startChapter(''), 1);
     paragraphs.forEach((p, i) => {
-      if (chapterStarts.has(i)) {
-        builder.startChapter(shorten(p.text, 100), 1);
-        builder.add({ type: 'heading', text: p.text, level: 1 });
-      } else if (p.heading && accepted.has(i)) {
-        builder.add({ type: 'heading', text: p.text, level: 2 });
-      } else builder.add({ type: 'paragraph', text: p.text });
+      const rank = headings.get(i);
+      if (rank === undefined) {
+        builder.add({ type: 'paragraph', text: p.text });
+        return;
+      }
+      const level = ranks.indexOf(rank) + 1;
+      const block: BlockDraft = { type: 'heading', text: p.text, level };
+      if (rank <= cutRank) builder.listChapter(builder.startChapter(shorten(p.text, 100), level));
+      else builder.entry(shorten(p.text, 100), level, block);
+      builder.add(block);
     });
     return;
   }
@@ -299,7 +330,7 @@ export function addTextChapters(
   for (const p of paragraphs) {
     if (part === 0 || count >= perPart || chars >= charsPerPart) {
       part++;
-      builder.startChapter(`Part ${part}`);
+      builder.listChapter(builder.startChapter('', 1, { kind: 'part', n: part }));
       count = 0;
       chars = 0;
     }
@@ -307,5 +338,6 @@ export function addTextChapters(
     count++;
     chars += p.text.length;
   }
-  if (part === 1) builder.chapters[0]!.title = '';
+  // One part is the whole text: named by its first words, not "Part 1".
+  if (part === 1) delete builder.chapters[0]!.generated;
 }

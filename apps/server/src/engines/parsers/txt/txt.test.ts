@@ -4,7 +4,8 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { BookBuilder } from '../builder.ts';
 import type { ParseError } from '../errors.ts';
-import { addTextChapters, headingLevel, splitParagraphs } from './text-structure.ts';
+import { addTextChapters, splitParagraphs } from './text-structure.ts';
+import { headingRank } from './text-headings.ts';
 import { decodeText, txtParser } from './txt.ts';
 
 const CORPUS =
@@ -73,14 +74,14 @@ describe('TXT structure', () => {
       'BOOK II',
       'Chapter I.]',
     ]) {
-      expect(headingLevel(h), h).toBe(1);
+      expect(headingRank(h), h).toBe(/BOOK/.test(h) ? 1 : 2);
     }
     for (const p of [
       'Part of the problem was the rain.',
       'Chapter and verse were quoted at length in the hall today, and more.',
       '他说第一回合就输了，然后继续往前走了很久很久很久很久很久很久很久很久很久很久很久很久很久很久很久很久',
     ]) {
-      expect(headingLevel(p), p).toBeUndefined();
+      expect(headingRank(p), p).toBeUndefined();
     }
   });
 
@@ -142,12 +143,17 @@ describe('TXT structure', () => {
     ]);
   });
 
-  it('cuts a text without headings into parts', async () => {
+  it('cuts a text without headings into parts, titled by a marker rather than English words', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `This is paragraph number ${i}, with a few words.`).join('\n\n');
     const book = await txtParser.parse(Buffer.from(text));
     expect(book.chapters.length).toBe(3);
-    expect(book.chapters[1]!.title).toBe('Part 2');
+    expect(book.chapters[1]).toMatchObject({ title: '', generated: { kind: 'part', n: 2 } });
     expect(book.chapters[0]!.blocks[0]!.id).toBe('c1-b1');
+    expect(book.contents).toEqual([
+      { title: '', generated: { kind: 'part', n: 1 }, level: 1, blockId: 'c1-b1' },
+      { title: '', generated: { kind: 'part', n: 2 }, level: 1, blockId: 'c2-b1' },
+      { title: '', generated: { kind: 'part', n: 3 }, level: 1, blockId: 'c3-b1' },
+    ]);
   });
 });
 

@@ -5,7 +5,8 @@
 import { PARSE_LIMITS } from '../limits.ts';
 import { BookBuilder, isMarkerText, shorten, tocTitleOf } from '../builder.ts';
 import { ParseError } from '../errors.ts';
-import { addTextChapters, HEADING_MARK, headingLevel, splitParagraphs } from './text-structure.ts';
+import { addTextChapters, splitParagraphs } from './text-structure.ts';
+import { HEADING_MARK, headingRank } from './text-headings.ts';
 import { decodeText } from './txt-encoding.ts';
 import { repairMojibakeText } from '../mojibake.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
@@ -60,8 +61,8 @@ function unwrapAozora(text: string): Unwrapped | undefined {
   out.text = body
     .split('\n')
     .map((line) => {
-      const heading = /［＃「([^」]+)」は[大中小]?見出し］/.exec(line);
-      if (heading) return HEADING_MARK + heading[1]!;
+      const heading = /［＃「([^」]+)」は([大中小]?)見出し］/.exec(line);
+      if (heading) return HEADING_MARK.repeat(heading[2] === '小' ? 3 : heading[2] === '大' ? 1 : 2) + heading[1]!;
       return line
         .replace(/｜/g, '')
         .replace(/《[^》]*》/g, '')
@@ -122,7 +123,7 @@ export function normalizeIllustrations(text: string): string {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    const headings = lines.filter((l) => headingLevel(l) !== undefined);
+    const headings = lines.filter((l) => headingRank(l) !== undefined);
     const caption = lines
       .filter((l) => !headings.includes(l))
       .join(' ')
