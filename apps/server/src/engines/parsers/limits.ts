@@ -33,4 +33,9 @@ export const PARSE_LIMITS = {
   pdfPages: 10_000,
   /** Pixels of a page rendered for OCR (an A4 page at OCR scale has 2 million); larger pages are rendered smaller. */
   ocrCanvasPixels: 16_000_000,
+  /**
+   * Pixels of a figure, table or formula cropped from a PDF page (pdf/pdf-crop.ts; a figure the size
+   * of an A4 page's text has 3.4 million at the crop scale); larger regions are rendered smaller.
+   */
+  cropPixels: 4_000_000,
 } as const;
