@@ -181,6 +181,7 @@ async function liveMemory(bookId: number, mode: ExportMode): Promise<number> {
     description: book.description,
     target: 'zh',
     mode,
+    modified: book.updated_at,
     chapters: await db.selectFrom('book_chapters').selectAll().where('book_id', '=', bookId).execute(),
     linkEnds: await repo.linkEnds(bookId),
     images: await repo.images(bookId),

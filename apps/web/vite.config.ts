@@ -1,5 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { serviceWorkerPlugin } from './scripts/service-worker-plugin.ts';
+import { pdfjsAssets } from './pdfjs-assets.ts';
 
 /**
  * React changes rarely and every page needs it: one long-cached chunk. Everything else (antd included)
@@ -11,7 +13,7 @@ const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serviceWorkerPlugin(), pdfjsAssets()],
   base: '/',
   server: {
     port: 5173,

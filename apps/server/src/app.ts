@@ -40,6 +40,16 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { createGuards } from './plugins/auth.ts';
 import { httpDuration } from './lib/metrics.ts';
 import { metricsRoutes } from './modules/system/metrics.routes.ts';
+import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { opdsRoutes } from './modules/opds/opds.routes.ts';
+import { kosyncRoutes } from './modules/kosync/kosync.routes.ts';
+
+import { offlineRoutes } from './modules/offline/offline.routes.ts';
+import { integrationsRoutes } from './modules/integrations/integrations.routes.ts';
+import { originalPagesRoutes } from './modules/reader/original-pages.routes.ts';
+
+/** Paths counted by the global rate limit: the API, and what e-readers call (the catalogs, the progress sync). */
+const isLimitedPath = (url: string) => ['/api/', '/opds', '/kosync'].some((prefix) => url.startsWith(prefix));
 
 /**
  * Builds the HTTP application without listening, so that tests drive it with `inject` or a real
@@ -70,7 +80,7 @@ export async function buildApp(
     max: config.rateLimitPerMinute,
     timeWindow: '1 minute',
     // Only API calls count: opening the app loads dozens of static files, which must never be refused.
-    allowList: (request) => !request.url.startsWith('/api/'),
+    allowList: (request) => !isLimitedPath(request.url),
     errorResponseBuilder: (_request, context) => {
       const error = new Error('rate limited') as Error & { statusCode: number };
       error.statusCode = context.statusCode;
@@ -119,9 +129,16 @@ export async function buildApp(
       await api.register(vocabularyRoutes, { services, guards });
       await api.register(readingStatsRoutes, { services, guards });
       await api.register(mediaRoutes, { media: services.media });
+      await api.register(devicesRoutes, { services, guards });
+      await api.register(offlineRoutes, { services, guards });
+      await api.register(integrationsRoutes, { services, guards });
+      await api.register(originalPagesRoutes, { services, guards });
     },
     { prefix: '/api' },
   );
+  // E-readers: the OPDS catalogs and KOReader's progress sync, with device passwords (never the API's tokens).
+  await app.register(opdsRoutes, { services });
+  await app.register(kosyncRoutes, { services, prefix: '/kosync' });
 
   app.addHook('onResponse', async (request, reply) => {
     httpDuration(
@@ -134,6 +151,8 @@ export async function buildApp(
   registerWebApp(app, config.webDistDir);
   return app;
 }
+
+const isDevicePath = (url: string) => /^\/(opds|kosync)(\/|$)/.test(url);
 
 /** Serves the built single-page app; unknown non-API paths get index.html (client-side routing). */
 function registerWebApp(app: FastifyInstance, distDir: string): void {
@@ -165,7 +184,12 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;
-    if (url === '/api' || url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (
+      url === '/api' ||
+      url.startsWith('/api/') ||
+      isDevicePath(url) ||
+      (request.method !== 'GET' && request.method !== 'HEAD')
+    ) {
       return sendNotFound(reply);
     }
     if (!hasWeb) {

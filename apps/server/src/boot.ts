@@ -24,6 +24,7 @@ import { ACCESS_TOPIC, type AccessChange } from './lib/access-events.ts';
 import { PAGES_TOPIC } from './modules/reader/reader.service.ts';
 import { AI_MODELS_TOPIC } from './modules/setup/ai-models.service.ts';
 import { registerSetupJobs, scheduleProbes } from './modules/setup/setup.jobs.ts';
+import { registerIntegrationsJobs } from './modules/integrations/integrations.jobs.ts';
 
 export interface Running {
   config: Config;
@@ -139,11 +140,19 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
         extraction: services.glossaryExtraction,
         retranslation: services.retranslation,
       });
+      registerIntegrationsJobs(queue, services.integrations);
       await queue.startWorkers();
       await scheduleProbes(queue, config.engineProbeMinutes);
       logger.info({ mail: mailer.name, sms: sms.name }, 'workers started');
       // A parse process loads pdf.js (0.2-0.5 s) when it starts: paid now rather than by the first PDF uploaded.
       services.parseHost.warmUp();
+      // A fresh install's public library gets its first shelf, and files stored before KOReader's digest
+      // of them was kept get it, in the background; a stop waits for them to let go of the database.
+      const background = Promise.allSettled([
+        services.firstShelf.seed().catch((error) => logger.error({ err: error }, 'the first shelf was not seeded')),
+        services.kosync.digestStoredFiles().catch((error) => logger.warn({ err: error }, 'file digests not filled in')),
+      ]);
+      cleanups.push(() => background.then(() => undefined));
     }
 
     let app: FastifyInstance | undefined;

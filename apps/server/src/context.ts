@@ -11,6 +11,7 @@ import { UrlSigner } from './lib/signing.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
 import { BooksService, thumbKey } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
+import { UploadRequestsRepo } from './modules/books/upload-requests.repo.ts';
 import { MediaService } from './modules/books/media.service.ts';
 import { PointsService } from './modules/points/points.service.ts';
 import { ReaderService } from './modules/reader/reader.service.ts';
@@ -49,6 +50,18 @@ import { VocabularyService } from './modules/vocabulary/vocabulary.service.ts';
 import { ReadingStatsService } from './modules/reading-stats/reading-stats.service.ts';
 import { ExportService } from './modules/export/export.service.ts';
 import { BookTranslationService } from './modules/book-translation/book-translation.service.ts';
+import { DevicesRepo } from './modules/devices/devices.repo.ts';
+import { DevicesService } from './modules/devices/devices.service.ts';
+import { KosyncRepo } from './modules/kosync/kosync.repo.ts';
+import { KosyncService } from './modules/kosync/kosync.service.ts';
+import { CatalogRepo } from './modules/opds/catalog.repo.ts';
+import { CatalogService } from './modules/opds/catalog.service.ts';
+import { FirstShelf } from './modules/first-shelf/first-shelf.service.ts';
+import { ClientWrites } from './modules/offline/client-writes.repo.ts';
+import { OfflineService } from './modules/offline/offline.service.ts';
+import { IntegrationsService } from './modules/integrations/integrations.service.ts';
+import { OriginalPagesRepo } from './modules/reader/original-pages.repo.ts';
+import { OriginalPagesService } from './modules/reader/original-pages.service.ts';
 
 /** What the process has once it has booted: configuration, database, queue and engines. */
 export interface Infrastructure {
@@ -100,6 +113,20 @@ export interface Services {
   signer: UrlSigner;
   /** Changes of access, which the in-memory session and book caches follow. */
   access: AccessEvents;
+  /** Device passwords for e-readers (OPDS and KOReader's progress sync). */
+  devices: DevicesService;
+  /** KOReader's progress sync, joined to the web reader's position. */
+  kosync: KosyncService;
+  /** The OPDS catalogs of a reader. */
+  catalog: CatalogService;
+  /** Public-domain books seeded into the public library of a fresh install. */
+  firstShelf: FirstShelf;
+  /** Pages to keep on a device for reading offline. */
+  offline: OfflineService;
+  /** Highlights and notes to Readwise and Obsidian. */
+  integrations: IntegrationsService;
+  /** The page view of PDF books: the original file, places of its pages in the reflowed book. */
+  originalPages: OriginalPagesService;
 }
 
 export function createServices(infra: Infrastructure): Services {
@@ -161,6 +188,7 @@ export function createServices(infra: Infrastructure): Services {
     config: infra.config,
     parseHost,
     repo: booksRepo,
+    requests: new UploadRequestsRepo(infra.db, access),
     storage: infra.storage,
     queue: infra.queue,
     logger: infra.logger,
@@ -196,6 +224,34 @@ export function createServices(infra: Infrastructure): Services {
     logger: infra.logger,
   });
   const readingStats = new ReadingStatsService({ db: infra.db, books });
+  const kosyncRepo = new KosyncRepo(infra.db);
+  // Exports sent whole are recorded for the progress sync (a device names a book by its bytes).
+  const exports: ExportService = new ExportService({
+    db: infra.db,
+    books,
+    points: pointsService,
+    storage: infra.storage,
+    logger: infra.logger,
+    onServed: (served): Promise<void> => kosync.recordExport(served),
+  });
+  const kosync: KosyncService = new KosyncService({
+    repo: kosyncRepo,
+    books,
+    exports,
+    marks: new MarksRepo(infra.db),
+    storage: infra.storage,
+    logger: infra.logger,
+  });
+  const integrations = new IntegrationsService({
+    db: infra.db,
+    books,
+    points: pointsService,
+    queue: infra.queue,
+    box,
+    logger: infra.logger,
+    publicUrl: infra.config.publicUrl,
+    readwiseUrl: infra.config.readwiseUrl,
+  });
   return {
     auth,
     verification,
@@ -224,13 +280,7 @@ export function createServices(infra: Infrastructure): Services {
     points: pointsService,
     translation,
     reader,
-    exports: new ExportService({
-      db: infra.db,
-      books,
-      points: pointsService,
-      storage: infra.storage,
-      logger: infra.logger,
-    }),
+    exports,
     bookTranslations: new BookTranslationService({
       db: infra.db,
       books,
@@ -270,7 +320,15 @@ export function createServices(infra: Infrastructure): Services {
       llm: () => aiModels.client('explanation'),
       logger: infra.logger,
     }),
-    marks: new MarksService({ repo: new MarksRepo(infra.db), books }),
+    marks: new MarksService({
+      repo: new MarksRepo(infra.db),
+      books,
+      writes: new ClientWrites(infra.db),
+      onWritten: (userId) =>
+        void integrations
+          .marksChanged(userId)
+          .catch((error: unknown) => infra.logger.warn({ err: error }, 'queueing a Readwise push failed')),
+    }),
     sharing: new SharingService({
       repo: new SharingRepo(infra.db),
       books,
@@ -300,10 +358,38 @@ export function createServices(infra: Infrastructure): Services {
       llm: () => aiModels.client('explanation'),
       onLookup: (userId, bookId) => readingStats.lookedUp(userId, bookId),
     }),
-    vocabulary: new VocabularyService({ db: infra.db, books }),
+    vocabulary: new VocabularyService({ db: infra.db, books, points: pointsService }),
     readingStats,
     limiter,
     signer,
     access,
+    devices: new DevicesService({
+      repo: new DevicesRepo(infra.db, access),
+      limiter,
+      config: infra.config,
+      access,
+    }),
+    kosync,
+    catalog: new CatalogService({
+      repo: new CatalogRepo(infra.db),
+      books,
+      exports,
+      points: pointsService,
+      kosync,
+      kosyncRepo,
+      storage: infra.storage,
+    }),
+    firstShelf: new FirstShelf({
+      db: infra.db,
+      config: infra.config,
+      parseHost,
+      repo: booksRepo,
+      storage: infra.storage,
+      logger: infra.logger,
+      storeCover: (data) => books.storeCover(data),
+    }),
+    offline: new OfflineService({ db: infra.db, books, points: pointsService }),
+    integrations,
+    originalPages: new OriginalPagesService({ books, repo: new OriginalPagesRepo(infra.db) }),
   };
 }

@@ -4,13 +4,17 @@
  * here fails the first test.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startFakeMicrosoft,
   startFakeOpenAi,
   type FakeServer,
 } from '../src/engines/translation/testing/fake-servers.ts';
+import { attachPdfFile } from './seed-book.ts';
 import {
+  CORPUS,
   pollStage,
   registerUser,
   seedChineseBook,
@@ -65,6 +69,8 @@ interface Ctx {
   requestId: string;
   feedbackId: number;
   png: Buffer;
+  /** A private PDF book of the owner, shared with the recipient (the page view's calls). */
+  pdf: string;
 }
 
 /** Fresh things owned by the owner, for calls that change or delete them. */
@@ -138,11 +144,23 @@ const fresh = {
     const sessions = await c.t.call('GET', '/api/user/sessions', { token });
     return sessions.data.find((s: { current: boolean }) => s.current).id;
   },
+  /** A device password of the owner's (for an e-reader). */
+  devicePassword: async (c: Ctx) =>
+    (await c.t.call('POST', '/api/user/devicePasswords', { token: c.tokens.owner, body: { name: 'matrix' } })).data.id,
   /** A file the role has just uploaded: each upload can be saved as one request (a guest is refused first). */
   upload: async (c: Ctx, role: Role) => {
     if (role === 'guest') return c.fileId;
     const text = Buffer.from(`A short book for ${role}.\n\nIt has two paragraphs.`);
     return (await uploadFile(c.t, '/api/book/upload', { name: 's.txt', data: text }, c.tokens[role])).data.fileId;
+  },
+  /** An upload request of the owner that waits for its first stage (one that can be given up). */
+  waitingRequest: async (c: Ctx) => {
+    const fileId = await fresh.upload(c, 'owner');
+    const saved = await c.t.call('POST', '/api/book/saveNew', {
+      token: c.tokens.owner,
+      body: { fileId, bookName: 'waiting', bookStatus: 0 },
+    });
+    return saved.data.requestId as string;
   },
   /** A private book of the owner that the recipient accepted through a link. */
   sharedBook: async (c: Ctx) => {
@@ -271,6 +289,18 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     expect: USER_OK,
   },
   'GET /api/translation/engines': { call: () => ({ method: 'GET', url: '/api/translation/engines' }), expect: USER_OK },
+  'GET /api/user/devicePasswords': {
+    call: () => ({ method: 'GET', url: '/api/user/devicePasswords' }),
+    expect: USER_OK,
+  },
+  'POST /api/user/devicePasswords': {
+    call: () => ({ method: 'POST', url: '/api/user/devicePasswords', body: { name: 'Kobo' } }),
+    expect: USER_OK,
+  },
+  'DELETE /api/user/devicePasswords/{id}': {
+    call: async (c) => ({ method: 'DELETE', url: `/api/user/devicePasswords/${await fresh.devicePassword(c)}` }),
+    expect: OWNER_THING,
+  },
 
   // ---------- books and libraries ----------
   'GET /api/book/library': { call: () => ({ method: 'GET', url: '/api/book/library' }), expect: USER_OK },
@@ -476,6 +506,14 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     call: (c) => ({ method: 'POST', url: `/api/book/upload/retry?requestId=${c.requestId}` }),
     expect: OWNER_THING,
   },
+  'GET /api/book/upload/unfinished': {
+    call: () => ({ method: 'GET', url: '/api/book/upload/unfinished' }),
+    expect: USER_OK,
+  },
+  'POST /api/book/upload/discard': {
+    call: async (c) => ({ method: 'POST', url: `/api/book/upload/discard?requestId=${await fresh.waitingRequest(c)}` }),
+    expect: OWNER_THING,
+  },
 
   // ---------- sharing ----------
   'POST /api/book/share/create': {
@@ -499,6 +537,10 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
   // ---------- reading ----------
   'GET /api/reader/getPageData': {
     call: (c) => ({ method: 'GET', url: `/api/reader/getPageData?bookCode=${c.P}&language=zh&page=1` }),
+    expect: READ_P,
+  },
+  'GET /api/reader/block': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/block?bookCode=${c.P}&language=zh&blockId=c1-b2` }),
     expect: READ_P,
   },
   'GET /api/reader/events': {
@@ -634,6 +676,40 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
       body: { result: 'known' },
     }),
     expect: OWNER_THING,
+  },
+
+  'GET /api/vocabulary/anki': { call: () => ({ method: 'GET', url: '/api/vocabulary/anki' }), expect: USER_OK },
+  'POST /api/vocabulary/anki/sent': {
+    // Marks only the caller's own words: another's id changes nothing (marked: 0).
+    call: async (c) => ({ method: 'POST', url: '/api/vocabulary/anki/sent', body: { ids: [await fresh.word(c)] } }),
+    expect: USER_OK,
+  },
+
+  // ---------- offline reading, Readwise, Obsidian ----------
+  'GET /api/offline/pages': {
+    call: (c) => ({ method: 'GET', url: `/api/offline/pages?bookCode=${c.P}&language=zh&from=1&to=5` }),
+    expect: READ_P,
+  },
+  'GET /api/reader/notes/obsidian': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/notes/obsidian?bookCode=${c.P}` }),
+    expect: READ_P,
+  },
+  'GET /api/integrations/readwise': {
+    call: () => ({ method: 'GET', url: '/api/integrations/readwise' }),
+    expect: USER_OK,
+  },
+  // Nobody here has connected Readwise: changing the choice or pushing says so.
+  'PUT /api/integrations/readwise': {
+    call: () => ({ method: 'PUT', url: '/api/integrations/readwise', body: { autoPush: false } }),
+    expect: E(401, 409, 409, 409, 409),
+  },
+  'DELETE /api/integrations/readwise': {
+    call: () => ({ method: 'DELETE', url: '/api/integrations/readwise' }),
+    expect: USER_OK,
+  },
+  'POST /api/integrations/readwise/push': {
+    call: () => ({ method: 'POST', url: '/api/integrations/readwise/push', body: {} }),
+    expect: E(401, 409, 409, 409, 409),
   },
 
   // ---------- feedback ----------
@@ -787,6 +863,15 @@ const MATRIX: Record<string, { call: (c: Ctx, role: Role) => Request | Promise<R
     }),
     expect: ADMIN_ONLY,
   },
+  // ---------- the page view of a PDF book ----------
+  'GET /api/reader/original': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/original?bookCode=${c.pdf}` }),
+    expect: READ_P,
+  },
+  'GET /api/reader/pdfLocate': {
+    call: (c) => ({ method: 'GET', url: `/api/reader/pdfLocate?bookCode=${c.pdf}&pdfPage=2` }),
+    expect: READ_P,
+  },
 };
 
 describe('the authorisation matrix', () => {
@@ -856,6 +941,14 @@ describe('the authorisation matrix', () => {
     });
     const { createCanvas } = await import('@napi-rs/canvas');
     const png = await createCanvas(40, 40).encode('png');
+    const pdf = await seedChineseBook(t, 'owner');
+    await attachPdfFile(t, pdf, await readFile(path.join(CORPUS, 'pdf/en-tracemonkey-two-column-footnotes.pdf')));
+    await t.call('POST', '/api/book/updateBook', { token: tokens.owner, body: { bookCode: pdf, bookStatus: 0 } });
+    const pdfShare = await t.call('POST', '/api/book/share/create', {
+      token: tokens.owner,
+      body: { bookCode: pdf, features: ['explanation'] },
+    });
+    await t.call('PUT', `/api/book/share/accept/${pdfShare.data.id}`, { token: tokens.recipient });
     ctx = {
       t,
       tokens,
@@ -867,6 +960,7 @@ describe('the authorisation matrix', () => {
       requestId: saved.data.requestId,
       feedbackId: feedback.data.id,
       png,
+      pdf,
     };
   }, 60_000);
   afterAll(async () => {

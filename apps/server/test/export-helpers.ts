@@ -6,15 +6,21 @@ import { CORPUS, pollStage, uploadFile, type TestApp } from './helpers.ts';
 
 /** Uploads a corpus file through the pipeline and returns its book code. */
 export async function uploadBook(t: TestApp, token: string, file: string, bookStatus: 0 | 1): Promise<string> {
-  const upload = await uploadFile(
-    t,
-    '/api/book/upload',
-    { name: path.basename(file), data: await readFile(path.join(CORPUS, file)) },
-    token,
-  );
+  return uploadBytes(t, token, path.basename(file), await readFile(path.join(CORPUS, file)), bookStatus);
+}
+
+/** Uploads a file made by a test (a fixture builder) through the pipeline and returns its book code. */
+export async function uploadBytes(
+  t: TestApp,
+  token: string,
+  name: string,
+  data: Buffer,
+  bookStatus: 0 | 1,
+): Promise<string> {
+  const upload = await uploadFile(t, '/api/book/upload', { name, data }, token);
   const saved = await t.call('POST', '/api/book/saveNew', {
     token,
-    body: { fileId: upload.data.fileId, bookName: path.basename(file), bookStatus, language: 'zh' },
+    body: { fileId: upload.data.fileId, bookName: name, bookStatus, language: 'zh' },
   });
   const id = saved.data.requestId;
   for (const stage of ['analysis', 'languageDetection', 'translationBookName', 'saveBookById']) {
@@ -23,6 +29,23 @@ export async function uploadBook(t: TestApp, token: string, file: string, bookSt
     if (stage === 'saveBookById') return res.data.result.bookCode;
   }
   throw new Error('unreachable');
+}
+
+/** Opens every page of a book in a language as a reader would, until each is translated (and charged). */
+export async function readEveryPage(t: TestApp, token: string, code: string, language: string): Promise<void> {
+  const first = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=${language}&page=1`, { token });
+  for (let page = 1; page <= first.data.pageCount; page += 1) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=${language}&page=${page}`, {
+        token,
+      });
+      if (res.code !== 0) throw new Error(`page ${page}: ${JSON.stringify(res.data)}`);
+      if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) break;
+      if (Date.now() > deadline) throw new Error(`page ${page} still pending`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 /** GET /api/book/export as raw bytes (or the error envelope). */

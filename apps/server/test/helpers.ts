@@ -70,6 +70,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       MICROSOFT_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9',
       // No engine probes unless a test asks: they would add calls to the fakes tests count.
       ENGINE_PROBE_MINUTES: '0',
+      // No first shelf unless a test asks: its books would be in every public library.
+      FIRST_SHELF: 'false',
       ...env,
     },
     'all',

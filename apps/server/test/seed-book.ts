@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { BooksRepo } from '../src/modules/books/books.repo.ts';
 import type { TestApp } from './helpers.ts';
 
@@ -107,4 +109,35 @@ export async function seedBook(
     chapterTitle: blocks[0]!.text,
     blocks: blocks.map((b, i) => ({ ...b, heading: i === 0 })),
   });
+}
+
+/**
+ * Makes a seeded book a PDF book: `pdf` is stored as its original file (as an upload would store it)
+ * and its blocks are placed on PDF pages 1, 2, 3… in order.
+ */
+export async function attachPdfFile(t: TestApp, code: string, pdf: Buffer): Promise<void> {
+  const db = t.running.infra.db;
+  const book = await db
+    .selectFrom('books')
+    .select(['id', 'owner_id'])
+    .where('code', '=', code)
+    .executeTakeFirstOrThrow();
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const key = `uploads/${sha256.slice(0, 2)}/${sha256}.pdf`;
+  await t.running.infra.storage.put(key, pdf);
+  const file = await new BooksRepo(db).insertFile({
+    id: `f${sha256.slice(0, 24)}`,
+    sha256,
+    size: String(pdf.length),
+    format: 'pdf',
+    storage_key: key,
+    original_name: 'seeded.pdf',
+    created_by: book.owner_id,
+  });
+  await db.updateTable('books').set({ format: 'pdf', file_id: file.id }).where('id', '=', book.id).execute();
+  await db
+    .updateTable('book_blocks')
+    .set({ pdf_page: sql<number>`seq` })
+    .where('book_id', '=', book.id)
+    .execute();
 }

@@ -42,8 +42,8 @@ export function yiduEnv(where: { databaseUrl: string; dataDir: string; port: num
   };
 }
 
-export async function waitHealthy(base: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+export async function waitHealthy(base: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;

@@ -37,8 +37,21 @@ export async function newPage(
   await context.addInitScript((lang) => {
     if (!window.localStorage.getItem('uiLanguage')) window.localStorage.setItem('uiLanguage', lang);
   }, uiLanguage);
+  // Content security policy violations, for journeys to check that none happened.
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+    );
+  });
   const page = await context.newPage();
   return { context, page };
+}
+
+/** What the page's content security policy refused so far (see newPage). */
+export function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
 }
 
 /** Polls the development outbox for the newest mail to `to` and returns its first link. */

@@ -63,17 +63,24 @@ const STAGES: [string, string][] = [
   ['saving', '/book/saveBookById'],
 ];
 
-/** Uploads a corpus file and starts its pipeline (Path B); returns the request id without waiting. */
+/** A file made by the journey itself (a fixture builder's book), uploaded as it is. */
+export interface MadeFile {
+  name: string;
+  data: Buffer;
+}
+
+/** Uploads a corpus file (or a made one) and starts its pipeline (Path B); returns the request id without waiting. */
 export async function startUpload(
   baseUrl: string,
   token: string,
-  file: string,
+  file: string | MadeFile,
   bookName: string,
   language?: string,
 ): Promise<string> {
   const form = new FormData();
-  const bytes = await readFile(path.join(corpus, file));
-  form.append('file', new Blob([bytes]), path.basename(file));
+  const { name, data } =
+    typeof file === 'string' ? { name: path.basename(file), data: await readFile(path.join(corpus, file)) } : file;
+  form.append('file', new Blob([new Uint8Array(data)]), name);
   const res = await fetch(`${baseUrl}/api/book/upload`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
@@ -91,11 +98,11 @@ export async function startUpload(
   return requestId;
 }
 
-/** Uploads a corpus file and runs the pipeline (Path B) to the end; returns the book code. */
+/** Uploads a corpus file (or a made one) and runs the pipeline (Path B) to the end; returns the book code. */
 export async function uploadBook(
   baseUrl: string,
   token: string,
-  file: string,
+  file: string | MadeFile,
   bookName: string,
   language = 'zh',
 ): Promise<string> {
@@ -124,13 +131,13 @@ export async function uploadBook(
       }
       if (state.status === 'failed') {
         if (stage === 'translatingTitle') break;
-        throw new Error(`${stage} failed for ${file}: ${state.message ?? ''}`);
+        throw new Error(`${stage} failed for ${bookName}: ${state.message ?? ''}`);
       }
-      if (Date.now() > deadline) throw new Error(`${stage} did not finish for ${file}`);
+      if (Date.now() > deadline) throw new Error(`${stage} did not finish for ${bookName}`);
       await new Promise((r) => setTimeout(r, 400));
     }
   }
-  if (!bookCode) throw new Error(`no book code for ${file}`);
+  if (!bookCode) throw new Error(`no book code for ${bookName}`);
   return bookCode;
 }
 

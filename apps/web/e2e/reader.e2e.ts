@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage } from './browser.ts';
+import { cspViolations, launchBrowser, newPage } from './browser.ts';
 import { buttonName, wording } from './i18n.ts';
 import { activatedReader, api, selectText, uploadBook } from './fixtures.ts';
 
@@ -40,6 +40,8 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
 
       // Translations stream in (the fake translator answers "[zh-Hans] <original>").
       await page.locator('.yd-translation', { hasText: '[zh-Hans]' }).first().waitFor({ timeout: 30_000 });
+      // The whole reader ran without tripping the content security policy (no eval, no stray source).
+      expect(await cspViolations(page)).toEqual([]);
 
       // Turn pages with the keyboard until one has a long paragraph, translated.
       const paragraph = '.yd-block-paragraph[data-status=done] .yd-translation';
@@ -101,12 +103,22 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
       await page.locator(`[data-block-text="${blockId}"][data-side=text]`).waitFor();
 
       // Everything is saved on the server (settings and position are debounced).
+      // Both changes: they may reach the server in two saves.
       await expect
         .poll(
-          async () => (await api<{ scheme: string }>(baseUrl, 'GET', '/user/reader-settings', undefined, token)).scheme,
+          async () => {
+            const saved = await api<{ scheme: string; mode: string }>(
+              baseUrl,
+              'GET',
+              '/user/reader-settings',
+              undefined,
+              token,
+            );
+            return `${saved.scheme}/${saved.mode}`;
+          },
           { timeout: 15_000 },
         )
-        .toBe('black');
+        .toBe('black/advanced');
       await expect
         .poll(
           async () =>

@@ -87,6 +87,8 @@ export default async function setup(project: TestProject) {
       // Every journey's readers upload from 127.0.0.1: one IP address, many users, more than 20 books.
       UPLOADS_PER_DAY: '1000',
       UPLOADS_PER_MONTH: '10000',
+      // The journeys' public libraries hold their own books; firstShelf.e2e.ts starts a fresh Yidu with it.
+      FIRST_SHELF: 'false',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -99,7 +101,11 @@ export default async function setup(project: TestProject) {
       // not up yet
     }
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
+    if (Date.now() > deadline) {
+      // Not left running (with its database) when the run gives up on it.
+      server.kill('SIGTERM');
+      throw new Error('the server did not start within 60 s');
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   project.provide('baseUrl', baseUrl);

@@ -18,6 +18,9 @@ const SHOTS = process.env.E2E_SCREENSHOTS ?? path.join(os.tmpdir(), 'yidu-e2e-sc
 function fakeSpeechSynthesis() {
   const queue: SpeechSynthesisUtterance[] = [];
   let current: SpeechSynthesisUtterance | null = null;
+  /** How many utterances have started (their onstart fired): the number of the one being said. */
+  let started = 0;
+  let startedOne: SpeechSynthesisUtterance | null = null;
   const spoken: { text: string; lang: string }[] = [];
   const begin = () => {
     current = queue.shift() ?? null;
@@ -26,6 +29,8 @@ function fakeSpeechSynthesis() {
       setTimeout(() => {
         now.onstart?.(new Event('start') as SpeechSynthesisEvent);
         now.onboundary?.(Object.assign(new Event('boundary'), { charIndex: 0, name: 'word' }) as SpeechSynthesisEvent);
+        started += 1;
+        startedOne = now;
       }, 0);
   };
   const fake = {
@@ -59,6 +64,8 @@ function fakeSpeechSynthesis() {
   Object.assign(window, {
     __speech: {
       spoken,
+      /** The number of the utterance being said once it has started (1 for the first), else 0. */
+      saying: () => (current && current === startedOne ? started : 0),
       /** Ends the utterance being said; the next one in the queue begins. */
       finish() {
         const was = current;
@@ -184,13 +191,24 @@ describe('words to learn: look up, vocabulary, Anki export, read aloud, reading 
                 const fake = (window as unknown as { __speech: { spoken: { text: string; lang: string }[] } }).__speech;
                 return fake.spoken.slice();
               });
+            /** The number of the utterance the fake voice is saying (0: none). */
+            const saying = () =>
+              page.evaluate(() => (window as unknown as { __speech: { saying(): number } }).__speech.saying());
             const finish = () =>
               page.evaluate(() => (window as unknown as { __speech: { finish(): void } }).__speech.finish());
-            // The first paragraph is read in the original, then in the translation, before the mark moves on.
-            for (let i = 0; i < 50 && (await reading()) === first; i++) {
-              await finish();
-              await page.waitForTimeout(30);
-            }
+            /** The last utterance waited for; the next one is awaited before anything is ended. */
+            let heard = 0;
+            const nextUtterance = async () => {
+              await expect.poll(saying, { timeout: 15_000 }).toBeGreaterThan(heard);
+              heard = await saying();
+            };
+            // The first paragraph is read in the original, then in the translation, before the mark moves on:
+            // each utterance is ended only once the app has begun it (never one it has not reached).
+            await nextUtterance();
+            await finish();
+            await nextUtterance();
+            await finish();
+            await expect.poll(reading, { timeout: 15_000 }).not.toBe(first);
             const second = (await reading())!;
             expect(order.indexOf(second)).toBe(1);
             const said = await speech();
@@ -199,13 +217,14 @@ describe('words to learn: look up, vocabulary, Anki export, read aloud, reading 
             await page
               .locator('.yd-readaloud-bar', { hasText: t('reader.readAloud.reading', { page: '2', n: '2' }) })
               .waitFor();
-            // The fake voice finishes everything on the page: reading goes on at the top of page 3.
+            // The fake voice finishes everything on the page, one utterance at a time as the app begins
+            // each: reading goes on at the top of page 3.
             const pageOneBlocks = new Set(order);
-            for (let i = 0; i < 400; i++) {
+            for (let n = 0; n < 400; n++) {
+              await nextUtterance();
               const now = await reading();
               if (now && !pageOneBlocks.has(now)) break;
               await finish();
-              await page.waitForTimeout(20);
             }
             await pager(3).waitFor();
             await expect.poll(reading).not.toBeNull();

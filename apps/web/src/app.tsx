@@ -5,6 +5,7 @@ import { routes } from './shell/routes.tsx';
 import { setUnauthorizedHandler } from './api/client.ts';
 import { useSessionBootstrap } from './shell/session.ts';
 import { loginPathFor } from './shell/guards.tsx';
+import { useOfflineSetup } from './features/offline/setup.ts';
 
 const router = createBrowserRouter(routes);
 
@@ -18,6 +19,7 @@ setUnauthorizedHandler(() => {
 export function App() {
   const [queryClient] = useState(createQueryClient);
   useSessionBootstrap();
+  useOfflineSetup(queryClient);
   useEffect(() => {
     document.body.classList.add('yd-ready');
   }, []);

@@ -1,8 +1,12 @@
+import { validateWithoutEval } from '@yidu/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { initI18n } from './i18n/index.ts';
 import { App } from './app.tsx';
+
+// Before any schema is checked (see browser-validation.ts).
+validateWithoutEval();
 
 const container = document.getElementById('root')!;
 

@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 /** The AI reading aids (SPEC §1 Reading); each is a priced action of the points table. */
@@ -61,7 +62,7 @@ export type AiAnnotation = z.infer<typeof AiAnnotation>;
 export const AnnotateBody = z.object({
   bookCode: Common.bookCode,
   language: Common.language,
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT4_MAX),
   confirm: Common.confirm,
 });
 export const AnnotateResult = z.object({
@@ -80,7 +81,10 @@ export const SearchBody = z.object({
   requestId: Common.requestId,
 });
 /** A stretch of a snippet that matched the question: [start, end) in UTF-16 code units, as JavaScript counts. */
-export const SearchHighlight = z.object({ start: z.number().int().min(0), end: z.number().int().min(0) });
+export const SearchHighlight = z.object({
+  start: z.number().int().min(0).max(INT4_MAX),
+  end: z.number().int().min(0).max(INT4_MAX),
+});
 export type SearchHighlight = z.infer<typeof SearchHighlight>;
 export const SearchHit = z.object({
   blockId: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_PATTERN, NICKNAME_MAX_LENGTH } from './validation.ts';
+import { ACCOUNT_PATTERN, NICKNAME_MAX_LENGTH, INT4_MAX } from './validation.ts';
 
 /**
  * Request and response shapes of the account calls (SPEC §7.2, §7.3). The server validates with
@@ -182,7 +182,7 @@ export type PointsRecord = z.infer<typeof PointsRecord>;
 
 export const PointsRecordQuery = z.object({
   type: z.enum(['income', 'expenditure']).optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 

@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 /** The upload pipeline stages in order (SPEC §4.1). */
@@ -74,6 +75,23 @@ export const StageState = z.object({
 });
 export type StageState = z.infer<typeof StageState>;
 
+/** An upload that is not a book yet, listed on the upload page with "continue" and "discard". */
+export const UnfinishedUpload = z.object({
+  requestId: z.string(),
+  bookName: z.string(),
+  /** Where it is: the stage running, finished last (waiting for the next), or failed. */
+  stage: z.enum(UPLOAD_STAGES),
+  status: z.enum(['running', 'done', 'failed']),
+  errorKey: z.string().optional(),
+  /** The reading language chosen in the wizard. */
+  language: z.string().nullable(),
+  fileName: z.string(),
+  format: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UnfinishedUpload = z.infer<typeof UnfinishedUpload>;
+
 export const SaveNewBody = z.object({
   fileId: z.string().min(1).max(64),
   bookName: z.string().trim().min(1).max(300),
@@ -112,7 +130,7 @@ export type LibrarySection = (typeof LIBRARY_SECTIONS)[number];
 export const LibraryQuery = z.object({
   section: z.enum(LIBRARY_SECTIONS).default('new'),
   keyword: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
   sort: z.enum(['default', 'updated', 'title', 'added']).default('default'),
 });

@@ -9,6 +9,10 @@ export const ERRORS = {
   insufficientPermissions: { status: 403, message: 'Insufficient permissions' },
   notFound: { status: 404, message: '404 Not Found' },
   tooManyRequests: { status: 429, message: 'Too many requests, please try again later' },
+  tooManyStreams: {
+    status: 429,
+    message: 'Too many pages are open at once; close some tabs or devices and try again',
+  },
   internalError: { status: 500, message: 'Something went wrong on our side' },
   serviceUnavailable: { status: 503, message: 'The service is briefly unavailable, please try again in a moment' },
 
@@ -37,6 +41,16 @@ export const ERRORS = {
   },
   accountDisabled: { status: 403, message: 'This account has been disabled' },
   noSuchLanguage: { status: 400, message: 'Language not available' },
+  usernameTaken: { status: 409, message: 'This username is already taken' },
+  nameHasInvisibleCharacters: {
+    status: 400,
+    message: 'Names cannot contain invisible, control or text-direction characters',
+  },
+  nameMixesScripts: {
+    status: 400,
+    message: 'Names cannot mix alphabets that look alike (such as Latin and Cyrillic letters)',
+  },
+  nameReserved: { status: 400, message: 'This name is reserved' },
 
   // Books and points (used by later modules)
   bookNotFound: { status: 404, message: 'Book not found' },
@@ -81,6 +95,21 @@ export const ERRORS = {
   aiUnavailable: { status: 502, message: 'The AI service is not responding, please try again later' },
   lookupUnavailable: { status: 503, message: 'No dictionary can look up this word right now' },
   wordNotFound: { status: 404, message: 'This word is not in the dictionary' },
+  fileRightsProtected: {
+    status: 422,
+    message:
+      'This document is protected by Microsoft rights management (IRM): only an app signed in to its organisation can open it. Ask the sender for an unprotected copy',
+  },
+  tooManyDevicePasswords: {
+    status: 409,
+    message: 'This account has as many device passwords as it may have; revoke one you no longer use',
+  },
+  alreadyDeleted: { status: 410, message: 'This was deleted (perhaps on another device)' },
+  readwiseNotConnected: { status: 409, message: 'Connect Readwise with your access token first' },
+  readwiseTokenRejected: { status: 400, message: 'Readwise did not accept this access token' },
+  readwiseUnavailable: { status: 502, message: 'Readwise is not responding, please try again later' },
+  noOriginalPages: { status: 404, message: 'This book has no original pages to show (only PDF books have them)' },
+  rangeNotSatisfiable: { status: 416, message: 'The requested bytes lie beyond the end of the file' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

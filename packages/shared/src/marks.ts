@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 /** What a reader leaves in a book (SPEC §3.6, §3.7): anchored to a block id and character offsets. */
@@ -27,11 +28,21 @@ export const Mark = z.object({
 });
 export type Mark = z.infer<typeof Mark>;
 
+/**
+ * A client-generated id (a UUID) naming one mark or word made on a device: sent again and again by
+ * an offline queue until it is answered, it creates the thing once; once deleted, it stays deleted.
+ */
+export const ClientId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/)
+  .optional();
+
 const Anchor = {
+  clientId: ClientId,
   bookCode: z.string().min(1).max(40),
   blockId: z.string().min(1).max(40),
-  start: z.number().int().min(0).nullable().optional(),
-  end: z.number().int().min(0).nullable().optional(),
+  start: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
+  end: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
   quote: z.string().max(5000).default(''),
   inTranslation: z.boolean().default(false),
   language: z.string().max(10).nullable().optional(),
@@ -49,17 +60,24 @@ export const HighlightBody = z.object({
 export type HighlightBody = z.infer<typeof HighlightBody>;
 
 export const BookmarkBody = z.object({
+  clientId: ClientId,
   bookCode: z.string().min(1).max(40),
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT4_MAX),
   blockId: z.string().min(1).max(40).optional(),
   note: z.string().max(1000).optional(),
 });
 export type BookmarkBody = z.infer<typeof BookmarkBody>;
 
+/**
+ * Where a reader is in a book: the paragraph at the top of the view (blockId) and how far into it
+ * (blockOffset: 0..1 of its height, so that it holds whatever the paragraph's height is on another
+ * screen or in another language), on its page.
+ */
 export const Position = z.object({
   bookCode: z.string(),
   page: z.number(),
   blockId: z.string().nullable(),
+  blockOffset: z.number().nullable(),
   language: z.string(),
   updatedAt: z.string(),
 });
@@ -67,8 +85,9 @@ export type Position = z.infer<typeof Position>;
 
 export const PositionBody = z.object({
   bookCode: z.string().min(1).max(40),
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT4_MAX),
   blockId: z.string().max(40).nullable().optional(),
+  blockOffset: z.number().min(0).max(1).nullable().optional(),
   language: z.string().min(1).max(40),
 });
 

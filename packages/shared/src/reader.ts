@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 
 export const BLOCK_STATUSES = ['done', 'pending', 'failed'] as const;
@@ -27,6 +28,8 @@ export const PageBlock = z.object({
   imageUrl: z.string().nullable(),
   noteLabel: z.string().nullable(),
   noteRefs: z.array(z.string()).nullable(),
+  /** Footnote blocks: the blocks whose markers lead to this note (the way back). */
+  referencedBy: z.array(z.string()).nullable().optional(),
   pdfPage: z.number().nullable(),
   /**
    * PDF books: where the block stands on the original pages, one rectangle per page and column piece
@@ -58,10 +61,38 @@ export const PageQuery = z.object({
   bookCode: z.string().min(1).max(40),
   /** Target language: a code (zh, en, jp...) or an English name. */
   language: z.string().min(1).max(40),
-  page: z.coerce.number().int().min(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX),
   /** 'deductAfterConfirmation' users confirm the quoted price with confirm=true. */
   confirm: flag,
   /** Block ids whose failed translation should be tried again, comma-separated. */
   retry: z.string().max(2000).optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
+
+export const BlockQuery = z.object({
+  bookCode: z.string().min(1).max(40),
+  /** The reader's language (as for pages): whether the book is translated for them. */
+  language: z.string().min(1).max(40),
+  blockId: z.string().regex(/^c\d{1,6}-b\d{1,7}$/),
+});
+export type BlockQuery = z.infer<typeof BlockQuery>;
+
+/**
+ * One block of a book wherever it is, in its original (free, as the original text is): a note opened
+ * from its marker on another page, or the place a note's way back leads to. Its translation comes with
+ * its page (getPageData), paid as pages are.
+ */
+export const BlockLocation = z.object({
+  id: z.string(),
+  page: z.number(),
+  chapter: z.object({ index: z.number(), title: z.string() }),
+  type: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  noteLabel: z.string().nullable(),
+  /** The blocks referring to this one (a note's markers), with their pages. */
+  referencedBy: z.array(z.object({ id: z.string(), page: z.number() })),
+  /** False when the book is already in the reader's language. */
+  translated: z.boolean(),
+});
+export type BlockLocation = z.infer<typeof BlockLocation>;

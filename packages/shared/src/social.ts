@@ -1,3 +1,4 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
 import { AI_FEATURES } from './ai.ts';
 
@@ -77,7 +78,7 @@ export const Feedback = z.object({
 export type Feedback = z.infer<typeof Feedback>;
 
 export const FeedbackQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
   status: z.enum(FEEDBACK_STATUSES).optional(),
   type: z.enum(FEEDBACK_TYPES).optional(),

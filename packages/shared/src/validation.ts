@@ -23,4 +23,10 @@ export function isValidPhone(phone: string): boolean {
 export const ACCOUNT_PATTERN = /^[^\s]{3,64}$/;
 
 export const NICKNAME_MAX_LENGTH = 40;
+
+/**
+ * The largest id, page or character offset a request may name: what PostgreSQL's `integer` columns
+ * hold. A larger one is refused as a bad request instead of failing in the database.
+ */
+export const INT4_MAX = 2_147_483_647;
 export const VERIFICATION_CODE_LENGTH = 6;

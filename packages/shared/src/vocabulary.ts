@@ -1,4 +1,6 @@
+import { INT4_MAX } from './validation.ts';
 import { z } from 'zod';
+import { ClientId } from './marks.ts';
 
 /**
  * Words to learn: a word or phrase looked up where it stands in a book, saved with its sentence to a
@@ -92,18 +94,21 @@ export const VocabularyWord = z.object({
   lapses: z.number(),
   lastReviewedAt: z.string().nullable(),
   createdAt: z.string(),
+  /** When the reader sent the word to Anki (from any of their devices); null when never. */
+  ankiSentAt: z.string().nullable(),
 });
 export type VocabularyWord = z.infer<typeof VocabularyWord>;
 
 /** POST /vocabulary: save a looked-up word where it stands. Saving it again keeps the first one. */
 export const SaveWordBody = z.object({
+  clientId: ClientId,
   bookCode: z.string().min(1).max(40),
   language: z.string().min(1).max(40),
   text: z.string().trim().min(1).max(100),
   sentence: z.string().trim().max(1000).default(''),
   blockId: z.string().min(1).max(40),
-  start: z.number().int().min(0).nullable().optional(),
-  end: z.number().int().min(0).nullable().optional(),
+  start: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
+  end: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
   lemma: z.string().trim().max(100).default(''),
   meaning: z.string().trim().max(1000).default(''),
   pronunciation: z.string().trim().max(200).default(''),
@@ -127,7 +132,7 @@ export const VocabularyQuery = z.object({
     .transform((v) => v === 'true')
     .optional(),
   q: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -157,7 +162,7 @@ export const HEARTBEAT_SECONDS = 30;
 /** POST /reader/activity: the reader was reading this page during the last heartbeat interval. */
 export const ActivityBody = z.object({
   bookCode: z.string().min(1).max(40),
-  page: z.number().int().min(1),
+  page: z.number().int().min(1).max(INT4_MAX),
   /** The reader's IANA time zone ("Asia/Shanghai"): days are counted in it. */
   timeZone: z.string().max(64).optional(),
 });

@@ -6,17 +6,17 @@
  *   invite  [--count <n>] [--max-uses <n>] [--days <n>] [--note <text>] mint invitation codes
  *
  * It uses the same configuration as the server (DATA_DIR, DATABASE_URL...). With the embedded
- * database it connects to the running server's PostgreSQL, or starts it for the moment.
+ * database it connects to the running server's PostgreSQL (found through DATA_DIR, whatever its port),
+ * or starts it for the moment when no server runs.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../config/env.ts';
 import { readOrCreateSecret } from '../config/secret.ts';
 import { createServices } from '../context.ts';
 import { createDb } from '../db/client.ts';
-import { embeddedPort, embeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
+import { clusterHolder, embeddedUrl, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { OutboxSms } from '../engines/sms/sms.ts';
 import { LocalStorage } from '../engines/storage/storage.ts';
@@ -56,25 +56,22 @@ const config = loaded.config;
 const logger = createLogger('warn', 'yidu-admin');
 config.appSecret ||= await readOrCreateSecret(config.dataDir, 'app-secret');
 
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let stopEmbedded: (() => Promise<void>) | undefined;
 let url = config.databaseUrl;
 if (!url) {
-  // The running server's port: EMBEDDED_PG_PORT, or the one it recorded in DATA_DIR.
-  const running = await embeddedUrl(config.dataDir, await embeddedPort(config.dataDir, config.embeddedPgPort));
-  if (await reachable(running)) url = running;
+  // The running server's database, whatever port it was started on: its postmaster.pid says where it
+  // listens. Never stopped from here; started for the moment only when none runs.
+  const running = await clusterHolder(config.dataDir);
+  if (running?.answers) url = await embeddedUrl(config.dataDir, running.port);
   else {
-    const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, logger });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      logger,
+    }).catch((error: unknown) => {
+      console.error((error as Error).message);
+      process.exit(1);
+    });
     stopEmbedded = embedded.stop;
     url = embedded.url;
   }

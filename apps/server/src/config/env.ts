@@ -67,7 +67,7 @@ export const EnvSchema = z.object({
   ),
   EMBEDDED_PG_PORT: doc(
     z.coerce.number().int().min(1).max(65535).optional(),
-    'A fixed port for the embedded PostgreSQL (127.0.0.1 only); a start fails when it is taken. Unset: the port used last time (kept in `DATA_DIR/postgres-port`), `54320` for a new data directory, or any free port when that one is taken (a second Yidu on the machine).',
+    'A fixed port for the embedded PostgreSQL (127.0.0.1 only); a start fails when it is taken. Unset: the port used last time, `54320` for a new data directory, or any free port when that one is taken (a second Yidu on the machine). Either way the port in use is kept in `DATA_DIR/postgres-port`.',
     '_(free port)_',
   ),
   APP_SECRET: doc(
@@ -207,9 +207,22 @@ export const EnvSchema = z.object({
   ),
   LLM_API_KEY: doc(optionalString, 'API key of that service (local servers need none).'),
   LLM_MODEL: doc(optionalString, 'The model, e.g. `deepseek-chat`, `qwen-plus` or `qwen3:8b`.'),
+  READWISE_API_URL: doc(
+    z
+      .string()
+      .trim()
+      .default('https://readwise.io')
+      .refine((v) => /^https?:\/\/[^/]/.test(v), { message: 'must be an http(s) URL' }),
+    "Readwise's API, where readers' highlights and notes are pushed (its `/api/v2/highlights/`); another address for a proxy or a test server.",
+  ),
   ENGINE_PROBE_MINUTES: doc(
     int(10, 0, 1440),
     "Minutes between light checks of the engines and AI models that real use has not proven lately (for the admins' set-up checklist); `0` turns them off.",
+  ),
+  FIRST_SHELF: doc(
+    flag(true),
+    'Put a first shelf of public-domain books (English and Japanese, with their licences: `apps/server/src/modules/first-shelf/books/SOURCES.md`) in the public library at start-up, once per book; admins remove them like any book. `false`: an empty library.',
+    '`true`',
   ),
 });
 
@@ -277,6 +290,10 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Minutes between light probes of the engines and AI models not proven by recent use; 0: off. */
   engineProbeMinutes: number;
+  /** Seed the first shelf of public-domain books at start-up. */
+  firstShelf: boolean;
+  /** Readwise's API (highlights pushed there). */
+  readwiseUrl: string;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -374,6 +391,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
           ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
       engineProbeMinutes: e.ENGINE_PROBE_MINUTES,
+      firstShelf: e.FIRST_SHELF,
+      readwiseUrl: e.READWISE_API_URL.replace(/\/+$/, ''),
     },
   };
 }

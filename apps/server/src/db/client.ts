@@ -12,6 +12,10 @@ export function createDb(connectionString: string, max = 10): { db: Db; pool: pg
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // A dropped connection (for example a database restart) must not crash the process.
   pool.on('error', () => {});
+  // The pool listens to idle clients only: a client held between queries (an advisory lock kept through
+  // a long task, a transaction) that loses its server would emit an unheard 'error' and end the process.
+  // Its next query fails instead, and the pool drops it when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool };
 }

@@ -53,14 +53,6 @@ function freePort(): Promise<number> {
   });
 }
 
-/**
- * The port of a data directory's embedded server: EMBEDDED_PG_PORT when set, else the one it last
- * listened on, else the default.
- */
-export async function embeddedPort(dataDir: string, configured: number | undefined): Promise<number> {
-  return configured ?? (await recordedPort(dataDir)) ?? DEFAULT_EMBEDDED_PG_PORT;
-}
-
 /** PostgreSQL's words for a port someone else holds. */
 const PORT_TAKEN = /Address already in use|could not create any TCP\/IP sockets/i;
 
@@ -130,8 +122,9 @@ const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    // EPERM: it exists, under another user (a PostgreSQL running as 'postgres').
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 };
 
@@ -193,15 +186,14 @@ export async function startEmbeddedPostgres(options: {
     }
   }
 
-  // A server left running by a killed Yidu still holds the cluster: stop it first.
-  const pidFile = path.join(clusterDir, 'postmaster.pid');
-  if (existsSync(pidFile)) {
-    const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-    if (pid > 0 && isAlive(pid)) {
-      logger.warn({ pid }, 'stopping a PostgreSQL left running by an earlier Yidu');
-      process.kill(pid, 'SIGINT');
-      for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-    }
+  // A server left running by a killed Yidu still holds the cluster: stop it first. One that a live
+  // process uses (a running Yidu, the admin command line) is never stopped: this start fails instead.
+  const held = await clusterHolder(options.dataDir);
+  if (held) {
+    if (held.inUse) throw new EmbeddedInUseError(options.dataDir, held);
+    logger.warn({ pid: held.pid }, 'stopping a PostgreSQL left running by an earlier Yidu');
+    process.kill(held.pid, 'SIGINT');
+    for (let i = 0; i < 300 && isAlive(held.pid); i++) await new Promise((r) => setTimeout(r, 100));
   }
 
   let port: number;
@@ -223,10 +215,18 @@ export async function startEmbeddedPostgres(options: {
       }
     }
     if (port !== preferred) logger.info({ port, busy: preferred }, 'embedded PostgreSQL: port taken, using another');
-    if (port !== (await recordedPort(options.dataDir)))
-      await writeFile(path.join(options.dataDir, PORT_FILE), `${port}\n`);
   }
-  const { stop } = server;
+  // Recorded whichever way the port was chosen (EMBEDDED_PG_PORT too): the admin command line and
+  // `pg_dump` find the running server there.
+  if (port !== (await recordedPort(options.dataDir)))
+    await writeFile(path.join(options.dataDir, PORT_FILE), `${port}\n`);
+  const ownerFile = path.join(options.dataDir, OWNER_FILE);
+  await writeFile(ownerFile, `${process.pid}\n`);
+  const stop = async () => {
+    await server.stop();
+    // Only our own mark is taken away (another process may have started the cluster since).
+    if ((await readPid(ownerFile)) === process.pid) await rm(ownerFile, { force: true });
+  };
 
   try {
     const database = options.database ?? DB_NAME;
@@ -244,6 +244,70 @@ export async function startEmbeddedPostgres(options: {
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Where the process that started the running embedded server writes its pid (see clusterHolder). */
+const OWNER_FILE = 'postgres-owner';
+
+async function readPid(file: string): Promise<number | undefined> {
+  const pid = Number((await readFile(file, 'utf8').catch(() => '')).split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** A PostgreSQL running on a data directory's cluster, and whether a live process uses it. */
+export interface ClusterHolder {
+  /** The postmaster's pid (postmaster.pid, first line). */
+  pid: number;
+  /** The port it listens on (postmaster.pid, fourth line). */
+  port: number;
+  /** Whether it answers connections now. */
+  answers: boolean;
+  /** The process that started it (DATA_DIR/postgres-owner), when that process is alive. */
+  owner: number | undefined;
+  /** A live process uses it (its owner is alive): never to be stopped by another start. */
+  inUse: boolean;
+}
+
+/** An embedded server cannot start on a data directory whose cluster a live process uses. */
+export class EmbeddedInUseError extends Error {
+  readonly holder: ClusterHolder;
+  constructor(dataDir: string, holder: ClusterHolder) {
+    super(
+      `The embedded PostgreSQL of ${dataDir} is in use by another running process (pid ${holder.owner}, database port ${holder.port}); stop that Yidu first, or give this one its own DATA_DIR.`,
+    );
+    this.holder = holder;
+  }
+}
+
+/**
+ * The PostgreSQL that holds a data directory's cluster, if one runs: read from its postmaster.pid,
+ * with whether it answers and whether the process that started it is alive. A server whose owner is
+ * gone was left by a Yidu that was killed (its postgres runs in its own process group); one whose
+ * owner lives belongs to a running Yidu, or to the admin command line for a moment.
+ */
+export async function clusterHolder(dataDir: string): Promise<ClusterHolder | undefined> {
+  const lines = (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!(pid > 0) || !isAlive(pid)) return undefined;
+  const owner = await readPid(path.join(dataDir, OWNER_FILE));
+  const liveOwner = owner !== undefined && isAlive(owner) ? owner : undefined;
+  const answers = port > 0 && (await answering(await embeddedUrl(dataDir, port, 'postgres')));
+  return { pid, port, answers, owner: liveOwner, inUse: liveOwner !== undefined };
+}
+
+/** Whether a PostgreSQL answers at this URL within two seconds. */
+export async function answering(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 

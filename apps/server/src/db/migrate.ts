@@ -18,7 +18,12 @@ import * as m0016 from './migrations/0016-translation-retry-backoff.ts';
 import * as m0017words from './migrations/0017-words-to-learn.ts';
 import * as m0018 from './migrations/0018-whole-book-translations.ts';
 import * as m0019 from './migrations/0019-consistent-translation.ts';
+import * as m0027 from './migrations/0027-fit-names.ts';
+import * as m0025 from './migrations/0025-ereaders.ts';
+import * as m0026 from './migrations/0026-offline-and-integrations.ts';
+import * as m0024 from './migrations/0024-reading-place-uploads.ts';
 import * as m0020 from './migrations/0020-pdf-regions.ts';
+import * as m0021 from './migrations/0021-pdf-page-index.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,13 +46,25 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-words-to-learn': m0017words,
   '0018-whole-book-translations': m0018,
   '0019-consistent-translation': m0019,
+  '0027-fit-names': m0027,
+  '0025-ereaders': m0025,
+  '0026-offline-and-integrations': m0026,
+  '0024-reading-place-uploads': m0024,
   '0020-pdf-regions': m0020,
+  '0021-pdf-page-index': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'yidu_migrations' });
+  // Unordered: migrations are written on parallel branches and each stands alone; a database that
+  // has a later one already still gets an earlier one merged after it.
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'yidu_migrations',
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -138,6 +138,10 @@ export interface FilesTable {
   created_at: CreatedAt;
   /** What the file says about itself (modules/books/file-metadata.ts); null until read. */
   metadata: ColumnType<StoredFileMetadata | null, string | null | undefined, string | null>;
+  /** KOReader's partial MD5 of the file's bytes (lib/partial-md5.ts); null until computed. */
+  partial_md5: Generated<string | null>;
+  /** MD5 of the file's name as uploaded (KOReader's other way of naming a document). */
+  name_md5: Generated<string | null>;
 }
 
 export interface StoredFileMetadata {
@@ -251,6 +255,9 @@ export interface UserBooksTable {
   last_read_at: NullableTimestamp;
 }
 
+/** 'discarded': the uploader gave the unfinished request up (it is kept for the statistics). */
+export type UploadRequestStatus = 'running' | 'done' | 'failed' | 'discarded';
+
 export interface UploadRequestsTable {
   id: string;
   user_id: number;
@@ -266,7 +273,7 @@ export interface UploadRequestsTable {
   original_language: string | null;
   auto_chain: Generated<boolean>;
   stage: string;
-  status: 'running' | 'done' | 'failed';
+  status: UploadRequestStatus;
   progress: number | null;
   error_key: string | null;
   error_detail: string | null;
@@ -461,6 +468,8 @@ export interface ReadingPositionsTable {
   book_id: number;
   page: number;
   block_id: string | null;
+  /** How far into block_id the top of the view was: 0..1 of the block's height. */
+  block_offset: number | null;
   language: string;
   updated_at: Timestamp;
 }
@@ -549,6 +558,8 @@ export interface VocabularyWordsTable {
   last_reviewed_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** When the reader sent the word to Anki (AnkiConnect, from their browser). */
+  anki_sent_at: NullableTimestamp;
 }
 
 export interface ReadingHeartbeatsTable {
@@ -572,6 +583,52 @@ export interface ReadingPagesTable {
   book_id: number;
   day: ColumnType<string, string, string>;
   page: number;
+}
+
+export interface DevicePasswordsTable {
+  id: GeneratedBigId;
+  user_id: number;
+  name: string;
+  /** HMAC-SHA256 under the app secret of md5(password), hex (modules/devices/device-keys.ts). */
+  key_hmac: string;
+  created_at: CreatedAt;
+  last_used_at: NullableTimestamp;
+  /** 'opds' or 'kosync' and the device's name, as last seen. */
+  last_used_by: string | null;
+  revoked_at: NullableTimestamp;
+}
+
+export interface DeviceProgressTable {
+  user_id: number;
+  document: string;
+  progress: string;
+  percentage: number;
+  device: string;
+  device_id: string | null;
+  book_id: number | null;
+  web_page: number | null;
+  updated_at: Timestamp;
+}
+
+export type ServedVariant = 'original' | 'bilingual' | 'translated';
+
+export interface ServedDocumentsTable {
+  user_id: number;
+  digest: string;
+  method: 'binary' | 'filename';
+  book_id: number;
+  variant: ServedVariant;
+  language: Generated<string>;
+  size: BigIntColumn | null;
+  version: Generated<string>;
+  has_cover: Generated<boolean>;
+  served_at: Timestamp;
+}
+
+export interface FirstShelfTable {
+  slug: string;
+  book_id: number | null;
+  seeded_at: CreatedAt;
 }
 
 export interface Database {
@@ -614,6 +671,40 @@ export interface Database {
   reading_heartbeats: ReadingHeartbeatsTable;
   reading_days: ReadingDaysTable;
   reading_pages: ReadingPagesTable;
+  device_passwords: DevicePasswordsTable;
+  device_progress: DeviceProgressTable;
+  served_documents: ServedDocumentsTable;
+  first_shelf: FirstShelfTable;
+  client_writes: ClientWritesTable;
+  readwise_accounts: ReadwiseAccountsTable;
+  readwise_pushes: ReadwisePushesTable;
+}
+
+/** A client-generated id of a mark or word (offline queues send them again until answered). */
+export interface ClientWritesTable {
+  user_id: number;
+  client_id: string;
+  kind: 'mark' | 'word';
+  target_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  created_at: CreatedAt;
+}
+
+export interface ReadwiseAccountsTable {
+  user_id: number;
+  token_sealed: string;
+  token_hint: string;
+  auto_push: Generated<boolean>;
+  last_push_at: NullableTimestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ReadwisePushesTable {
+  mark_id: BigIntColumn;
+  user_id: number;
+  content_hash: string;
+  pushed_at: Timestamp;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -48,6 +48,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.info({ code: (error as { code?: string }).code }, 'text refused by the database');
       return send(reply, 'badRequest', { reason: 'invalidText' });
     }
+    if (isBrokenMultipart(error)) {
+      // A body cut short or without its boundary: the client sent it wrong (or the connection broke).
+      request.log.info({ message: error.message }, 'malformed multipart body');
+      return send(reply, 'badRequest', { reason: 'malformedMultipart' });
+    }
+    if (isValueOutOfRange(error)) {
+      // A number or date the database cannot hold, that came past the schemas: the request is wrong.
+      request.log.info({ code: (error as { code?: string }).code }, 'value refused by the database');
+      return send(reply, 'badRequest', { reason: 'outOfRange' });
+    }
     if (isDatabaseUnavailable(error)) {
       // A database restart or failover: say so briefly and let the client retry, without a stack per request.
       request.log.warn({ code: (error as { code?: string }).code }, 'database unavailable');
@@ -65,6 +75,25 @@ export function sendNotFound(reply: FastifyReply) {
 /** A failure Fastify answers before any route or hook (a path whose percent-encoding is broken). */
 export function sendFrameworkError(error: FastifyError, reply: FastifyReply) {
   return send(reply, 'badRequest', { reason: error.code ?? 'badUrl' });
+}
+
+/** The multipart parser's refusals of a body that is not well-formed multipart (busboy's errors). */
+function isBrokenMultipart(error: Error): boolean {
+  return (
+    /^(Multipart: Boundary not found|Unexpected end of (multipart data|form)|Malformed part header)$|terminated early due to unexpected end of multipart data$/.test(
+      error.message,
+    ) || /[\\/]@fastify[\\/]busboy[\\/]/.test(error.stack ?? '')
+  );
+}
+
+/**
+ * PostgreSQL's refusals of values out of their type's range: a number too large for its column
+ * (22003), a date that does not exist or overflows (22008, 22007), text that is no number (22P02).
+ * The route schemas bound what they know; this keeps any other from becoming a 500.
+ */
+function isValueOutOfRange(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '22003' || code === '22008' || code === '22007' || code === '22P02';
 }
 
 /** PostgreSQL's refusals of text it cannot store: a NUL in text (22021) or in JSON (22P05). */

@@ -24,7 +24,15 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { p
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // The reader's own Anki (AnkiConnect, `http://127.0.0.1:8765` by default, any port — the address is
+        // a per-device setting a static header cannot follow): only the loopback of the reader's machine,
+        // which no one else can listen on, and which answers nothing but what AnkiConnect's own CORS
+        // list allows. No other host is reachable, so the policy still keeps data from leaving for
+        // anywhere but Yidu. (Chrome and Firefox leave loopback out of upgrade-insecure-requests.)
+        connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
+        // The service worker (the app shell offline) and the web app manifest come from Yidu itself.
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../lib/logger.ts';
 import type { MailJob } from '../engines/mail/mailer.ts';
@@ -12,6 +13,8 @@ export interface JobPayloads {
   'book.detectLanguage': { requestId: string };
   'book.translateTitle': { requestId: string };
   'book.save': { requestId: string };
+  /** Uploads nobody drives any more: silent stages revived or failed, abandoned ones chained on (UploadService.sweep). */
+  'book.sweepUploads': Record<string, never>;
   'translate.page': { bookId: number; lang: string; page: number };
   /** The next pages of a whole-book translation; the job's id is the run the job row names. */
   'book.translateWhole': { jobId: string };
@@ -25,6 +28,8 @@ export interface JobPayloads {
   'system.ping': { sentAt: number };
   /** Light checks of the engines and AI models that real use has not proven lately (set-up checklist). */
   'setup.probe': Record<string, never>;
+  /** Highlights and notes the user's Readwise does not have yet (IntegrationsService.runPush). */
+  'readwise.push': { userId: number };
 }
 export type JobName = keyof JobPayloads;
 
@@ -45,6 +50,7 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.detectLanguage': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.translateTitle': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+  'book.sweepUploads': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
   // A run does a few pages; a failed one is retried (the lease decides who works), a lost one resumed.
@@ -55,6 +61,8 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'glossary.retranslate': { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
   'system.ping': { retryLimit: 0, retryDelay: 1, retryBackoff: false, expireInSeconds: 60 },
   'setup.probe': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
+  // Readwise unreachable: tried again with backoff; its 429 queues the next run after Retry-After.
+  'readwise.push': { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
 };
 
 /** How many times a job runs at most (first run + retries). */
@@ -75,9 +83,12 @@ export class JobQueue {
   private readonly logger: Logger;
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
   private started = false;
+  private stopping = false;
+  private readonly connectionString: string;
 
   constructor(connectionString: string, logger: Logger, options: { worker: boolean }) {
     this.logger = logger;
+    this.connectionString = connectionString;
     this.boss = new PgBoss({
       connectionString,
       schema: 'pgboss',
@@ -86,15 +97,43 @@ export class JobQueue {
       schedule: options.worker,
       migrate: true,
     });
-    this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));
+    this.boss.on('error', (error) => {
+      // The error as such: pg-boss's errors carry the whole database client, which is noise in a log.
+      const err = {
+        type: error.name,
+        message: error.message,
+        code: (error as { code?: string }).code,
+        stack: error.stack,
+      };
+      // A connection ended by our own shutdown is expected, not an error.
+      if (this.stopping) this.logger.debug({ err }, 'job queue error while stopping');
+      else this.logger.error({ err }, 'job queue error');
+    });
   }
 
   async start(): Promise<void> {
     await this.boss.start();
-    for (const [name, settings] of Object.entries(QUEUES)) {
-      await this.boss.createQueue(name, { name, ...settings });
-    }
+    await this.createQueues();
     this.started = true;
+  }
+
+  /**
+   * Creates the queues that do not exist yet. pg-boss's createQueue inserts a row and then alters
+   * tables, with no lock between processes: API and worker processes starting at once on a fresh
+   * database deadlocked there, and all but one crashed. They take turns under an advisory lock.
+   */
+  private async createQueues(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      await client.query(`SELECT pg_advisory_lock(hashtextextended('yidu:createQueues', 0))`);
+      for (const [name, settings] of Object.entries(QUEUES)) {
+        if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, { name, ...settings });
+      }
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 
   async send<N extends JobName>(
@@ -134,6 +173,7 @@ export class JobQueue {
     await this.boss.schedule('maintenance.prune', '17 * * * *', {});
     await this.boss.schedule('points.sweepHolds', '* * * * *', {});
     await this.boss.schedule('book.resumeTranslations', '* * * * *', {});
+    await this.boss.schedule('book.sweepUploads', '* * * * *', {});
   }
 
   /** Runs a job on a cron schedule (kept in the database: one run per tick whatever the number of workers); null stops it. */
@@ -151,6 +191,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.stopping = true;
     await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
   }
 }

@@ -6,6 +6,7 @@ import type {
   LibraryQuery,
   SaveNewBody,
   StageState,
+  UnfinishedUpload,
   UpdateBookBody,
   UploadCount,
   UploadedFile,
@@ -65,4 +66,7 @@ export const uploadApi = {
   stage: (stage: WorkStage, requestId: string, extra: { userLanguage?: string; bookName?: string } = {}) =>
     api.get<StageState>(STAGE_PATHS[stage], { query: { requestId, ...extra } }),
   retry: (requestId: string) => api.post<StageState>('/book/upload/retry', undefined, { query: { requestId } }),
+  /** The caller's uploads that are not a book yet, to continue or discard. */
+  unfinished: () => api.get<UnfinishedUpload[]>('/book/upload/unfinished'),
+  discard: (requestId: string) => api.post<null>('/book/upload/discard', undefined, { query: { requestId } }),
 };

@@ -42,6 +42,26 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
+/**
+ * How calls behave without a network (features/offline): `prepare` gives creates their client id,
+ * `answer` answers from the device what it can when Yidu cannot be reached, `answered` keeps the
+ * device's copy of downloaded books current. Installed by the offline feature at start.
+ */
+export interface OfflineHooks {
+  prepare(method: string, path: string, body: unknown): unknown;
+  answer(
+    method: string,
+    path: string,
+    query: RequestOptions['query'],
+    body: unknown,
+  ): Promise<{ value: unknown } | undefined>;
+  answered(method: string, path: string, query: RequestOptions['query'], body: unknown, data: unknown): void;
+}
+let offlineHooks: OfflineHooks | undefined;
+export function setOfflineHooks(hooks: OfflineHooks | undefined): void {
+  offlineHooks = hooks;
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string | number | boolean | undefined | null>;
@@ -52,6 +72,10 @@ export interface RequestOptions {
   /** 'blob' passes binary answers through unchanged (SPEC §7.1). */
   responseType?: 'json' | 'blob';
   timeoutMs?: number;
+  /** false: straight to the network, never answered from the device (the offline queue's own sends). */
+  offline?: false;
+  /** Sent even when the page is being closed (a small body: the reading position). */
+  keepalive?: boolean;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -71,7 +95,9 @@ function isEnvelope(value: unknown): value is Envelope<unknown> & { message?: st
 
 /** One fetch wrapper for every call: base path, Bearer token, time-out, envelope, errors (SPEC §7.1, §8.1). */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, authRedirect = true, responseType = 'json' } = options;
+  const { method = 'GET', query, authRedirect = true, responseType = 'json' } = options;
+  const hooks = options.offline === false ? undefined : offlineHooks;
+  const body = hooks && !(options.body instanceof FormData) ? hooks.prepare(method, path, options.body) : options.body;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -93,12 +119,22 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, query), { method, headers, body: payload, signal: controller.signal });
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: payload,
+      signal: controller.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    });
   } catch (error) {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', abortFromCaller);
     if (options.signal?.aborted) throw error;
     const key: ClientErrorKey = timedOut ? 'timeout' : 'network';
+    if (key === 'network' && hooks) {
+      const offline = await hooks.answer(method, path, query, body);
+      if (offline) return offline.value as T;
+    }
     throw new ApiError({ status: 0, code: -1, key, message: i18n.t(`errors.${key}`) });
   }
   clearTimeout(timer);
@@ -114,7 +150,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   } catch {
     json = undefined;
   }
-  return unwrapResponse<T>(response.status, response.statusText, json);
+  const data = unwrapResponse<T>(response.status, response.statusText, json);
+  hooks?.answered(method, path, query, body, data);
+  return data;
 }
 
 /** What every call does on a 401 (SPEC §4.4): forget the token and go to /login. */

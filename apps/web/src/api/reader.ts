@@ -1,7 +1,8 @@
-import type { PageData } from '@yidu/shared/reader';
+import type { BlockLocation, PageData } from '@yidu/shared/reader';
 import type { Mark, MarkKind, Position, ReaderSettings, TabsState } from '@yidu/shared/marks';
 import type { AnnotateResult, SearchResult } from '@yidu/shared/ai';
 import type { BookSummary } from '@yidu/shared/books';
+import type { OriginalFile, PdfPlace } from '@yidu/shared/original-pages';
 import i18n from '../i18n/index.ts';
 import { useAuth } from '../stores/auth.ts';
 import { API_BASE, ApiError, api, handleUnauthorized, request, unwrapResponse } from './client.ts';
@@ -85,6 +86,9 @@ export const readerApi = {
   ) => api.get<PageData>('/reader/getPageData', { query: q, signal }),
   events: (q: { bookCode: string; language: string; page: number; confirm?: boolean }, signal?: AbortSignal) =>
     openStream('/reader/events', { query: q }, signal),
+  /** A block wherever it is (a note in another file), its original and its page; free. */
+  block: (q: { bookCode: string; language: string; blockId: string }, signal?: AbortSignal) =>
+    api.get<BlockLocation>('/reader/block', { query: q, signal }),
 
   marks: (bookCode: string, kind?: MarkKind) => api.get<Mark[]>('/reader/marks', { query: { bookCode, kind } }),
   addAnnotation: (anchor: Anchor, content: string) => api.post<Mark>('/reader/annotation', { ...anchor, content }),
@@ -97,12 +101,15 @@ export const readerApi = {
   addBookmark: (body: { bookCode: string; page: number; blockId?: string; note?: string }) =>
     api.post<Mark>('/reader/bookmark', body),
   deleteBookmark: (id: number) => request<null>(`/reader/bookmark/${id}`, { method: 'DELETE' }),
-  exportNotes: (bookCode: string) =>
-    request<Blob>('/reader/notes/export', { query: { bookCode }, responseType: 'blob' }),
+  /** The notes as Markdown, labelled in the interface language. */
+  exportNotes: (bookCode: string, uiLanguage: string) =>
+    request<Blob>('/reader/notes/export', { query: { bookCode, uiLanguage }, responseType: 'blob' }),
 
   position: (bookCode: string) => api.get<Position | null>('/reader/position', { query: { bookCode } }),
-  savePosition: (body: { bookCode: string; page: number; blockId?: string | null; language: string }) =>
-    request<Position>('/reader/position', { method: 'PUT', body }),
+  savePosition: (
+    body: { bookCode: string; page: number; blockId?: string | null; blockOffset?: number | null; language: string },
+    options: { keepalive?: boolean } = {},
+  ) => request<Position>('/reader/position', { method: 'PUT', body, keepalive: options.keepalive }),
   recent: () => api.get<RecentBook[]>('/reader/recent'),
   userBooks: () => api.get<BookSummary[]>('/book/user/list'),
 
@@ -121,6 +128,11 @@ export const readerApi = {
     api.post<AnnotateResult>('/reader/ai/annotate', body),
   search: (body: { bookCode: string; language: string; query: string; ai: boolean; confirm?: boolean }) =>
     api.post<SearchResult>('/reader/search', body),
+
+  /** The page view of a PDF book: its original file (a signed URL), and where a PDF page is in the text. */
+  original: (bookCode: string) => api.get<OriginalFile>('/reader/original', { query: { bookCode } }),
+  pdfLocate: (q: { bookCode: string; pdfPage: number; x?: number; y?: number }) =>
+    api.get<PdfPlace>('/reader/pdfLocate', { query: q }),
 };
 
 export const readerPath = (bookCode: string, language: string) => `/tabs/read/${enc(bookCode)}/${enc(language)}`;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS } from '@yidu/shared/audit';
 import { ERROR_KEYS } from '@yidu/shared/errors';
 import { UI_LANGUAGES } from '@yidu/shared/languages';
 import { UI_LANGUAGE_LIST, matchUiLanguage, readingLanguageOptions } from './languages.ts';
@@ -62,6 +63,13 @@ describe('locale files', () => {
       [...ERROR_KEYS, 'network', 'timeout', 'unknown']
         .filter((key) => !messages.has(`errors.${key}`))
         .map((k) => `${lng}: errors.${k}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('name every action of the audit log (never its raw key)', () => {
+    const missing = Object.entries(locales).flatMap(([lng, messages]) =>
+      AUDIT_ACTIONS.filter((action) => !messages.has(`admin.audit.actions.${action}`)).map((a) => `${lng}: ${a}`),
     );
     expect(missing).toEqual([]);
   });

@@ -5,6 +5,7 @@ import {
   BarChartOutlined,
   BookOutlined,
   CheckSquareOutlined,
+  CloudDownloadOutlined,
   CloudUploadOutlined,
   RobotOutlined,
   DollarOutlined,
@@ -28,6 +29,7 @@ import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { PageFallback } from './PageFallback.tsx';
 import { SetupBanner } from './SetupBanner.tsx';
 import { UserInfoPopover } from '../features/account/UserInfoPopover.tsx';
+import { OfflineBanner } from '../features/offline/OfflineBanner.tsx';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
@@ -40,6 +42,7 @@ const NAV_PATHS = [
   '/vocabulary',
   '/integral',
   '/bug',
+  '/downloads',
   '/admin/statistics',
   '/admin-error-book',
   '/admin22/tongji',
@@ -57,6 +60,7 @@ function useNavItems(): MenuItem[] {
     { key: '/vocabulary', icon: <FileSearchOutlined />, label: <Link to="/vocabulary">{t('nav.vocabulary')}</Link> },
     { key: '/integral', icon: <GiftOutlined />, label: <Link to="/integral">{t('nav.points')}</Link> },
     { key: '/bug', icon: <MessageOutlined />, label: <Link to="/bug">{t('nav.feedback')}</Link> },
+    { key: '/downloads', icon: <CloudDownloadOutlined />, label: <Link to="/downloads">{t('offline.nav')}</Link> },
   ];
   if (isAdmin(user)) {
     items.push({
@@ -185,6 +189,7 @@ export function DefaultLayout() {
         </Drawer>
       )}
       <SetupBanner />
+      <OfflineBanner />
       <Layout.Content className="yd-content">
         <Suspense fallback={<PageFallback />}>
           <Outlet />

@@ -27,6 +27,8 @@ const TemplatePage = lazyPage(() => import('../features/system/TemplatePage.tsx'
 const TabsLayout = lazyPage(() => import('../features/reader/TabsLayout.tsx'));
 const NewTabPage = lazyPage(() => import('../features/reader/NewTabPage.tsx'));
 const ReaderPage = lazyPage(() => import('../features/reader/ReaderPage.tsx'));
+const DevicesPage = lazyPage(() => import('../features/devices/DevicesPage.tsx'));
+const DownloadsPage = lazyPage(() => import('../features/offline/DownloadsPage.tsx'));
 
 /**
  * The route table of SPEC §2.1. Layouts: LoginLayout for the account pages, DefaultLayout for the rest,
@@ -83,6 +85,8 @@ export const routes: RouteObject[] = [
               { path: '/integral', element: <PointsPage /> },
               { path: '/vocabulary', element: <VocabularyPage /> },
               { path: '/bug', element: <FeedbackPage /> },
+              { path: '/devices', element: <DevicesPage /> },
+              { path: '/downloads', element: <DownloadsPage /> },
             ],
           },
           {

@@ -1,6 +1,11 @@
 import type { ThemeConfig } from 'antd';
 
-/** System fonts with CJK faces, so Chinese and Latin text both read well. */
+/**
+ * System fonts with CJK faces, so Chinese and Latin text both read well. A Latin face must come
+ * before every CJK one on each system: a CJK font also has Latin letters, and draws ’ “ ” full
+ * width ("Homer’ s"). Linux has none of the Apple and Windows faces, hence Noto Sans, Liberation
+ * Sans and DejaVu Sans before the CJK fonts (they have no Han characters, which fall through).
+ */
 export const FONT_FAMILY = [
   '-apple-system',
   'BlinkMacSystemFont',
@@ -8,6 +13,9 @@ export const FONT_FAMILY = [
   'Roboto',
   '"Helvetica Neue"',
   'Arial',
+  '"Noto Sans"',
+  '"Liberation Sans"',
+  '"DejaVu Sans"',
   '"PingFang SC"',
   '"Hiragino Sans GB"',
   '"Microsoft YaHei"',

@@ -7,15 +7,21 @@ import type { BlockType, PdfRegion } from './types.ts';
 import { escapeHtml, localName } from './markup.ts';
 import type { MarkupElement, MarkupNode } from './markup.ts';
 import {
+  altText,
   chooseSwitchBranch,
   CJK_GAP,
   HEADING,
   IGNORED,
   INLINE_TAGS,
+  isBackLink,
   isBlockName,
   isHidden,
+  isLineGroup,
+  isLineNumber,
+  startsVerseLine,
   textContentLength,
 } from './markup-elements.ts';
+import { svgTitle } from './svg/svg-safe.ts';
 import { mathText } from './mathml.ts';
 
 /** A block before ids exist; note links are keys resolved by `finalizeBook`. */
@@ -40,6 +46,15 @@ export interface ConvertContext {
   resolveNoteLink(href: string, anchor: MarkupElement): string | undefined;
   /** Returns a note key when this element is a footnote/endnote body. */
   noteKeyOf(element: MarkupElement): string | undefined;
+  /** Alt texts of the book's formulas that describe none of them (mathml.ts `repeatedAltTexts`). */
+  mathPlaceholders?: ReadonlySet<string>;
+  /** The label a note's markers show ("60"), when its own text does not start with one. */
+  noteLabelOf?(noteKey: string): string | undefined;
+  /**
+   * Returns an image id for an inline `<svg>` that is a picture (it draws shapes), or undefined to read
+   * it as before: its text, and the pictures it places.
+   */
+  resolveSvg?(svg: MarkupElement): string | undefined;
   /** Called with the ids found in a block (or on a container) before the block is emitted. */
   onAnchors?(ids: string[]): void;
   /** Elements to ignore entirely (navigation, backlinks...). */
@@ -58,7 +73,8 @@ interface InlineBuffer {
   tagged: boolean;
   noteRefs: string[];
   ids: string[];
-  images: string[];
+  /** Pictures met in the block, with their text alternative (alt, an SVG's title). */
+  images: { id: string; alt: string }[];
 }
 
 const newBuffer = (): InlineBuffer => ({
@@ -118,15 +134,24 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
     if (name === 'img' || name === 'image') {
       const src = e.attrs.src ?? e.attrs['xlink:href'] ?? e.attrs.href;
       const id = src ? ctx.resolveImage(src) : undefined;
-      if (id) buf.images.push(id);
+      if (id) buf.images.push({ id, alt: altText(e.attrs.alt ?? e.attrs.title) });
       return;
     }
     if (name === 'svg') {
+      const picture = ctx.resolveSvg?.(e);
+      const placed = buf.images.length;
       for (const c of e.children) if (c.kind === 'element') appendInline(c, buf, preserve, inNote);
+      // A drawing is one picture: what it places is in it. Its words stay readable as text.
+      if (picture) buf.images.splice(placed, Infinity, { id: picture, alt: svgTitle(e) ?? '' });
       return;
     }
+    if ((name === 'a' && isBackLink(e, inNote)) || (name === 'span' && isLineNumber(e))) return;
+    if (name === 'span' && buf.cellDepth === 0 && startsVerseLine(e) && buf.text && !buf.text.endsWith('\n')) {
+      buf.text = buf.text.replace(/[ \t]+$/, '') + '\n';
+      buf.html = buf.html.replace(/[ \t]+$/, '') + '\n';
+    }
     if (name === 'math') {
-      const text = mathText(e);
+      const text = mathText(e, ctx.mathPlaceholders);
       buf.text += text;
       buf.html += escapeHtml(text);
       return;
@@ -161,9 +186,11 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
         }
         return;
       }
+      buf.text = buf.text.replace(/[ \t]+$/, '');
+      buf.html = buf.html.replace(/[ \t]+$/, '');
       if (buf.text.endsWith('\n')) return;
-      buf.text = buf.text.replace(/[ \t]+$/, '') + '\n';
-      buf.html = buf.html.replace(/[ \t]+$/, '') + '\n';
+      buf.text += '\n';
+      buf.html += '\n';
     };
     if (blockish) breakLine();
     let open = '';
@@ -211,7 +238,7 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
       if (buf.noteRefs.length) block.noteRefKeys = [...new Set(buf.noteRefs)];
       ctx.emit(block);
     }
-    for (const imageId of buf.images) ctx.emit({ type: 'image', text: '', imageId });
+    for (const { id, alt } of buf.images) ctx.emit({ type: 'image', text: alt, imageId: id });
   };
 
   const leaf = (e: MarkupElement, type: BlockType, level?: number): void => {
@@ -227,7 +254,10 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
     for (const c of e.children) appendInline(c, buf, false, true);
     const text = cleanText(buf.text).replace(/\n+/g, ' ');
     if (!text) return;
-    const label = /^(\[?\(?\d{1,4}[\])]?\.?|[*†‡§¶]+)\s*/.exec(text)?.[1];
+    // The number its markers show ("60"), else the label its text starts with, else the marker ("*").
+    const marker = ctx.noteLabelOf?.(key);
+    const own = /^(\[?\(?\d{1,4}[\])]?\.?|[*†‡§¶]+)\s*/.exec(text)?.[1];
+    const label = marker && /\d/.test(marker) ? marker : (own ?? marker);
     const block: BlockDraft = { type: 'footnote', text, noteKey: key };
     if (label) block.noteLabel = label.replace(/[[\]().]/g, '');
     if (buf.tagged) {
@@ -294,7 +324,7 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
       .join('\n');
     if (buf.ids.length) ctx.onAnchors?.(buf.ids);
     if (text) ctx.emit({ type: 'table', text });
-    for (const imageId of buf.images) ctx.emit({ type: 'image', text: '', imageId });
+    for (const { id, alt } of buf.images) ctx.emit({ type: 'image', text: alt, imageId: id });
   };
 
   const flow = (e: MarkupElement, context: BlockType): void => {
@@ -358,6 +388,10 @@ export function htmlToBlocks(root: MarkupElement, ctx: ConvertContext): void {
         table(child);
       } else if (name === 'hr') {
         flush();
+      } else if (isLineGroup(child)) {
+        // A stanza written as one element per line: one block of lines.
+        flush();
+        leaf(child, context);
       } else if (isBlockName(name) || hasBlockDescendant(child)) {
         flush();
         if (child.attrs.id) ctx.onAnchors?.([child.attrs.id]);

@@ -11,6 +11,7 @@ export type ParseErrorKey =
   | 'formatTooOld'
   | 'textNotExtractable'
   | 'fileDrmProtected'
+  | 'fileRightsProtected'
   | 'ocrUnavailable'
   | 'noTextFound'
   | 'aborted';

@@ -1,10 +1,12 @@
 /**
  * MathML as readable text. Books are read as text (and translated), so an equation becomes the
- * linear form people type: its `alttext` when the author gave one, else Presentation MathML written
+ * linear form people type: its `alttext` when the author gave one (and not a placeholder: "equation",
+ * "Alternative text not available", the same text on every formula), else Presentation MathML written
  * out — tokens in order, x^2 for a superscript, a/b for a fraction, √(…) for a root, a matrix as
- * [a, b; c, d]. A maths book that lost its equations lost a third of its words.
+ * [a, b; c, d] — or its TeX annotation. A maths book that lost its equations lost a third of its words.
  */
-import { localName } from './markup.ts';
+import { findFirst, localName } from './markup.ts';
+import { isPlaceholderAltText } from './mathml-placeholders.ts';
 import type { MarkupElement, MarkupNode } from './markup.ts';
 
 /** Function application, invisible times / separator / plus: nothing to read. */
@@ -163,14 +165,53 @@ function row(kids: MarkupElement[]): string {
   return out;
 }
 
-/** The readable text of a <math> element. */
-export function mathText(math: MarkupElement): string {
-  const alt = math.attrs.alttext?.trim();
-  if (alt) return alt;
-  return row(elements(math))
+/** The formula written out from its Presentation MathML, else its TeX annotation. */
+function writtenOut(math: MarkupElement): string {
+  const written = row(elements(math))
     .replace(/\s+/g, ' ')
     .replace(/\( /g, '(')
     .replace(/ \)/g, ')')
     .replace(/^\s*[,;]?\s*|\s+$/g, '')
     .trim();
+  if (written) return written;
+  const tex = findFirst(
+    math,
+    (e) => localName(e.name) === 'annotation' && /^(?:application\/x-tex|tex|latex)$/i.test(e.attrs.encoding ?? ''),
+  );
+  return tex ? tokenText(tex).replace(/\s+/g, ' ').trim() : '';
+}
+
+/**
+ * The readable text of a <math> element: its alt text, unless that is a placeholder (a stock phrase,
+ * mathml-placeholders.ts, or one of `placeholders`, found on the whole book), else the MathML itself.
+ */
+export function mathText(math: MarkupElement, placeholders?: ReadonlySet<string>): string {
+  const alt = math.attrs.alttext?.trim();
+  if (alt && !placeholders?.has(alt) && !isPlaceholderAltText(alt)) return alt;
+  return writtenOut(math);
+}
+
+/** A formula as written out, compared whatever its spacing and character forms. */
+const formulaKey = (math: MarkupElement) => writtenOut(math).normalize('NFKC').replace(/\s+/g, '');
+
+/**
+ * Alt texts a book gives to formulas that are not the same: "the same alt text on every formula" is
+ * a placeholder, whatever it says. An alt text on three formulas written three ways, or on every
+ * formula of the book when they are written in two, describes none of them.
+ */
+export function repeatedAltTexts(maths: MarkupElement[]): Set<string> {
+  const formulas = new Map<string, Set<string>>();
+  for (const math of maths) {
+    const alt = math.attrs.alttext?.trim();
+    if (!alt) continue;
+    let keys = formulas.get(alt);
+    if (!keys) formulas.set(alt, (keys = new Set()));
+    keys.add(formulaKey(math));
+  }
+  const out = new Set<string>();
+  for (const [alt, keys] of formulas) {
+    const distinct = [...keys].filter(Boolean).length;
+    if (distinct >= 3 || (distinct >= 2 && formulas.size === 1)) out.add(alt);
+  }
+  return out;
 }

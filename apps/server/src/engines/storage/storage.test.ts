@@ -25,6 +25,29 @@ function contract(name: string, make: () => FileStorage) {
       expect(await storage.exists('never/there.png')).toBe(false);
     });
 
+    it('gives the size and an entity tag that changes with the content, and streams byte ranges', async () => {
+      const storage = make();
+      const data = Buffer.from('0123456789abcdefghij');
+      await storage.put('uploads/ab/range-test.pdf', data);
+      const first = await storage.stat('uploads/ab/range-test.pdf');
+      expect(first?.size).toBe(20);
+      expect(first?.etag).toMatch(/^".+"$/);
+      const read = async (range: { start: number; end: number }) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await storage.stream('uploads/ab/range-test.pdf', range))
+          chunks.push(Buffer.from(chunk as Uint8Array));
+        return Buffer.concat(chunks).toString();
+      };
+      expect(await read({ start: 0, end: 0 })).toBe('0');
+      expect(await read({ start: 5, end: 9 })).toBe('56789');
+      expect(await read({ start: 15, end: 19 })).toBe('fghij');
+      await storage.put('uploads/ab/range-test.pdf', Buffer.from('ABCDEFGHIJ0123456789'));
+      const second = await storage.stat('uploads/ab/range-test.pdf');
+      expect(second?.size).toBe(20);
+      expect(second?.etag).not.toBe(first?.etag);
+      expect(await storage.stat('uploads/ab/never-there.pdf')).toBeUndefined();
+    });
+
     it('refuses keys that could leave its space', async () => {
       const storage = make();
       for (const key of ['../secret', 'a/../../b', '/etc/passwd', 'a//b', 'UPPER/case', 'a b']) {

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import {
   DeleteObjectCommand,
@@ -19,9 +19,24 @@ export interface FileStorage {
   readonly name: string;
   put(key: string, data: Buffer): Promise<void>;
   get(key: string): Promise<Buffer>;
-  stream(key: string): Promise<Readable>;
+  /** The file, or the bytes `range.start`..`range.end` of it (both included, as HTTP counts them). */
+  stream(key: string, range?: ByteRange): Promise<Readable>;
   exists(key: string): Promise<boolean>;
+  /** Size and a strong validator of the stored bytes, or undefined when there is no such file. */
+  stat(key: string): Promise<StoredFileStat | undefined>;
   delete(key: string): Promise<void>;
+}
+
+/** Bytes `start` to `end` of a file, both included. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface StoredFileStat {
+  size: number;
+  /** A quoted strong entity tag: it changes whenever the bytes under the key do. */
+  etag: string;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9/_-]{0,200}(\.[a-z0-9]{1,8})?$/;
@@ -57,10 +72,23 @@ export class LocalStorage implements FileStorage {
     return readFile(this.pathOf(key));
   }
 
-  async stream(key: string): Promise<Readable> {
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
     const file = this.pathOf(key);
     await stat(file);
-    return createReadStream(file);
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<StoredFileStat | undefined> {
+    const file = this.pathOf(key);
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) return undefined;
+      // Files are replaced by rename (put), never written in place: a new content is a new inode.
+      const tag = [info.ino, info.size, Math.floor(info.mtimeMs)].map((n) => n.toString(16)).join('-');
+      return { size: info.size, etag: `"${tag}"` };
+    } catch {
+      return undefined;
+    }
   }
 
   async exists(key: string): Promise<boolean> {
@@ -115,20 +143,41 @@ export class S3Storage implements FileStorage {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  async stream(key: string): Promise<Readable> {
+  async stream(key: string, range?: ByteRange): Promise<Readable> {
     assertSafeKey(key);
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-    return object.Body as Readable;
+    const object = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
+    );
+    const body = object.Body as Readable;
+    if (!range) return body;
+    // Some S3-compatible stores serve more than was asked (the whole object, or to its end for a
+    // range ending at byte 0): cut the range out of what came, so the HTTP answer holds its length.
+    const served = /^bytes (\d+)-(\d+)\//.exec(object.ContentRange ?? '');
+    const servedStart = served ? Number(served[1]) : 0;
+    const servedEnd = served ? Number(served[2]) : Number.POSITIVE_INFINITY;
+    if (servedStart === range.start && servedEnd === range.end) return body;
+    const slice = sliceBytes(range.start - servedStart, range.end - range.start + 1);
+    body.on('error', (error) => slice.destroy(error));
+    return body.pipe(slice);
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== undefined;
+  }
+
+  async stat(key: string): Promise<StoredFileStat | undefined> {
     assertSafeKey(key);
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return true;
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const etag = head.ETag ?? `"${(head.ContentLength ?? 0).toString(16)}-${head.LastModified?.getTime() ?? 0}"`;
+      return { size: head.ContentLength ?? 0, etag: etag.startsWith('"') ? etag : `"${etag}"` };
     } catch (error) {
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404 || (error as { name?: string }).name === 'NotFound') return false;
+      if (status === 404 || (error as { name?: string }).name === 'NotFound') return undefined;
       throw error;
     }
   }
@@ -137,4 +186,17 @@ export class S3Storage implements FileStorage {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+}
+
+/** A stream of `length` bytes of its input after the first `skip`. */
+function sliceBytes(skip: number, length: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const from = Math.max(0, skip - seen);
+      const to = Math.min(chunk.length, skip + length - seen);
+      seen += chunk.length;
+      done(null, from < to ? chunk.subarray(from, to) : undefined);
+    },
+  });
 }

@@ -83,6 +83,10 @@ export function contextLines(
   return lines;
 }
 
+/** Said only when a batch holds lines of verse (lines.ts): it costs about 25 tokens. */
+export const LINES_INSTRUCTION =
+  'Some segments are consecutive lines of a poem or song: translate each as one line of its own, never joining or splitting lines.';
+
 /**
  * A short system prompt (about 170 characters, 33 tokens), then the terms used in the batch and the
  * chapter so far within CONTEXT_TOKEN_BUDGET: on a page of ordinary paragraphs the whole prompt stays
@@ -94,6 +98,7 @@ export function buildTranslationMessages(
   to: LanguageCode,
   glossary?: readonly GlossaryTerm[],
   summary?: string,
+  verse?: boolean,
 ): ChatMessage[] {
   // A language outside the 26 is named as Intl names it ('he' → Hebrew); one it does not know is left to the model.
   const sourceName =
@@ -101,6 +106,7 @@ export function buildTranslationMessages(
   const source = sourceName ? ` from ${sourceName}` : '';
   const lines = [
     `Translate each segment${source} into ${languageName(to)}. Reply with only the translations, each after its [[n]] marker, in order; keep HTML tags and entities.`,
+    ...(verse ? [LINES_INSTRUCTION] : []),
     ...contextLines(texts, glossary, summary),
   ];
   return [

@@ -64,7 +64,7 @@ export class LlmTranslationEngine implements TranslationEngine {
 
     const ask = async (texts: string[]): Promise<string[] | undefined> => {
       const result = await this.client.complete(
-        buildTranslationMessages(texts, input.from, input.to, input.glossary, input.summary),
+        buildTranslationMessages(texts, input.from, input.to, input.glossary, input.summary, input.lines),
         {
           temperature: this.temperature,
           ...(input.signal ? { signal: input.signal } : {}),

@@ -26,6 +26,11 @@ export interface TranslateInput {
   glossary?: GlossaryTerm[];
   /** What the chapter told so far, for the llm engine's prompt (others ignore it). */
   summary?: string;
+  /**
+   * Some segments are consecutive lines of one block (verse, lines.ts): the llm engine's prompt asks
+   * it to keep each a line of its own. Other engines answer one text per segment anyway.
+   */
+  lines?: boolean;
   signal?: AbortSignal;
 }
 

@@ -1,3 +1,4 @@
+import { INT4_MAX } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
@@ -6,9 +7,17 @@ import { authOf, callerOf, type Guards } from '../../plugins/auth.ts';
 import { AdminService } from './admin.service.ts';
 import { DEFAULT_PRICES, type PricedAction } from '../points/points.service.ts';
 
+/** Whether YYYY-MM-DD names a day that exists (2024-02-30 and 2024-13-01 do not). */
+function isCalendarDay(day: string): boolean {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(day);
+}
+
+/** A calendar day, YYYY-MM-DD, that exists. */
 const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine(isCalendarDay, { message: 'no such day' })
   .optional()
   .transform((d) => d ?? AdminService.today());
 const Days = z.coerce.number().int().min(1).max(366).default(30);
@@ -349,7 +358,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         tags,
         security,
         summary: "Put a book in a user's personal library (audited)",
-        querystring: z.object({ bookCode: z.string().min(1).max(40), userId: z.coerce.number().int().min(1) }),
+        querystring: z.object({
+          bookCode: z.string().min(1).max(40),
+          userId: z.coerce.number().int().min(1).max(INT4_MAX),
+        }),
       },
     },
     async (request) =>
@@ -401,7 +413,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         tags,
         security,
         summary: 'Disable or enable an account, or set its role (audited)',
-        params: z.object({ id: z.coerce.number().int().min(1) }),
+        params: z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) }),
         body: z.object({
           status: z.enum(['active', 'disabled']).optional(),
           role: z.enum(['user', 'admin']).optional(),

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@yidu/shared/audit';
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,7 +72,7 @@ export class AdminService {
   /** Sensitive operations leave a trace: who, what, on what, from where. */
   async audit(
     admin: UserRow,
-    action: string,
+    action: AuditAction,
     target: string | null,
     detail: Record<string, unknown> | null,
     caller?: Caller,
@@ -219,7 +220,10 @@ export class AdminService {
     return { bookCode, userId };
   }
 
-  /** Disables or enables an account, or changes its role; a disabled user's sessions stop working at once. */
+  /**
+   * Disables or enables an account, or changes its role. Disabling ends the account's sessions for
+   * good: re-enabling it later must not bring back a token someone may have taken meanwhile.
+   */
   async setUser(
     admin: UserRow,
     userId: number,
@@ -233,6 +237,7 @@ export class AdminService {
       ...(changes.role ? { role: changes.role } : {}),
     });
     if (!updated) throw fail('notFound');
+    if (changes.status === 'disabled') await this.auth.revokeAllSessions(userId);
     await this.audit(admin, 'setUser', String(userId), changes, caller);
     return (await this.findUsersByName(updated.username)).find((u) => u.id === userId)!;
   }

@@ -8,6 +8,7 @@ import {
   registerUser,
   seedChineseBook,
   startTestApp,
+  STRONG_PASSWORD,
   uploadFile,
   type TestApp,
 } from '../../../test/helpers.ts';
@@ -249,7 +250,7 @@ describe('admin statistics and operations (SPEC §7.7)', () => {
     expect(info.data.disk.totalBytes).toBeGreaterThan(0);
   });
 
-  it('disables an account (its sessions stop at once) and sets roles, audited', async () => {
+  it('disables an account (its sessions end for good) and sets roles, audited', async () => {
     const target = (await t.call('GET', '/api/user/getUserinfo', { token: user })).data;
     const disabled = await t.call('POST', `/api/admin/users/${target.id}`, {
       token: admin,
@@ -258,6 +259,13 @@ describe('admin statistics and operations (SPEC §7.7)', () => {
     expect(disabled.data.status).toBe('disabled');
     expect((await t.call('GET', '/api/user/getUserinfo', { token: user })).status).toBe(401);
     await t.call('POST', `/api/admin/users/${target.id}`, { token: admin, body: { status: 'active', role: 'admin' } });
+    // Enabled again, the old token stays dead: only a new login gets in.
+    expect((await t.call('GET', '/api/user/getUserinfo', { token: user })).status).toBe(401);
+    const login = await t.call('POST', '/api/auth/login', {
+      body: { account: target.account, password: STRONG_PASSWORD },
+    });
+    expect(login.code).toBe(0);
+    user = login.data.token;
     expect((await t.call('GET', '/api/user/getUserinfo', { token: user })).data.role).toBe('admin');
     const me = (await t.call('GET', '/api/user/getUserinfo', { token: admin })).data;
     expect(

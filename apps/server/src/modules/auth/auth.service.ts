@@ -5,6 +5,7 @@ import {
   isValidEmail,
   isValidPhone,
   LOGIN_CODES,
+  normalizeName,
   type LoginResult,
   type RegisterBody,
   type RegisterResult,
@@ -19,6 +20,7 @@ import type { Logger } from '../../lib/logger.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { PointsRepo } from '../points/points.repo.ts';
+import { assertFitName } from '../users/fit-name.ts';
 import type { UsersRepo } from '../users/users.repo.ts';
 import { toUserInfo, type AvatarUrl } from '../users/users.presenter.ts';
 import type { InvitesRepo } from './invites.repo.ts';
@@ -91,7 +93,10 @@ export class AuthService {
     if (accounts.requireInvite && !inviteCode) throw fail('invalidInviteCode');
     const inviter = inviteCode ? await this.checkInviteCode(inviteCode, caller) : undefined;
 
-    const account = body.account?.trim() || (body.method === 'email' ? email! : phone!);
+    const account = normalizeName(body.account ?? '') || (body.method === 'email' ? email! : phone!);
+    assertFitName(account);
+    const nickname = body.nickname === undefined ? undefined : normalizeName(body.nickname) || undefined;
+    if (nickname) assertFitName(nickname);
     if (await this.d.usersRepo.accountTaken(account)) throw fail('accountExists');
     if (email && (await this.d.usersRepo.emailTaken(email))) throw fail('emailInUse');
     if (phone && (await this.d.usersRepo.phoneTaken(phone))) throw fail('phoneInUse');
@@ -105,18 +110,18 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
     const uiLanguage = body.uiLanguage && isUiLanguage(body.uiLanguage) ? body.uiLanguage : null;
 
-    const user = await this.d.db.transaction().execute(async (trx) => {
+    const user = await this.insertUser(async (trx, fresh) => {
       // A minted code is used up here, inside the transaction, so that a failed insert gives it back.
       if (inviteCode && !(inviter?.status === 'active') && !(await this.d.invites.use(trx, inviteCode))) {
         throw fail('invalidInviteCode');
       }
-      const created = await this.insertUserWithFreshInviteCode(trx, {
+      const created = await this.d.usersRepo.insert(trx, {
+        ...(await fresh(nickname ?? account.split('@')[0]!)),
         account,
         email: email ?? null,
         phone: phone ?? null,
         password_hash: passwordHash,
-        username: body.nickname?.trim() || account.split('@')[0]!,
-        nickname: body.nickname?.trim() || null,
+        nickname: nickname ?? null,
         avatar: null,
         invited_by: inviter?.status === 'active' ? inviter.id : null,
         status: needsActivation ? 'pending' : 'active',
@@ -157,15 +162,28 @@ export class AuthService {
     return inviter?.status === 'active' ? inviter : undefined;
   }
 
-  private async insertUserWithFreshInviteCode(trx: Db, user: Omit<Parameters<UsersRepo['insert']>[1], 'invite_code'>) {
-    for (let attempt = 0; ; attempt++) {
-      const code = randomCode(8);
-      if (await this.d.usersRepo.inviteCodeTaken(code)) continue;
+  /**
+   * Writes a new user in one transaction. `fresh(name)` gives the user's own invitation code and a
+   * username no one has, made of `name` (a number added when it is taken: two readers called Bob
+   * register as bob and bob2); registrations wanting the same name wait for each other under a lock
+   * of that name. A code drawn by another registration at the same moment fails the transaction on
+   * its unique index, and it is run again with a fresh one.
+   */
+  private async insertUser(
+    write: (trx: Db, fresh: (name: string) => Promise<{ invite_code: string; username: string }>) => Promise<UserRow>,
+  ): Promise<UserRow> {
+    for (let attempt = 1; ; attempt++) {
       try {
-        return await this.d.usersRepo.insert(trx, { ...user, invite_code: code });
+        return await this.d.db.transaction().execute((trx) =>
+          write(trx, async (name) => {
+            let code = randomCode(8);
+            while (await this.d.usersRepo.inviteCodeTaken(code)) code = randomCode(8);
+            return { invite_code: code, username: await this.d.usersRepo.freeUsername(trx, name) };
+          }),
+        );
       } catch (error) {
-        // Another registration took the same fresh code a moment ago: draw again.
-        if ((error as { constraint?: string }).constraint === 'users_invite_code_key' && attempt < 5) continue;
+        const raced = (error as { constraint?: string }).constraint === 'users_invite_code_key';
+        if (raced && attempt < 5) continue;
         throw uniqueViolationToAppError(error) ?? error;
       }
     }
@@ -313,6 +331,11 @@ export class AuthService {
     if (!(await this.d.sessions.revokeOwn(auth.user.id, id))) throw fail('notFound');
   }
 
+  /** Ends every session of a user (an admin disabled the account); returns how many were live. */
+  revokeAllSessions(userId: number): Promise<number> {
+    return this.d.sessions.revokeAllForUser(userId);
+  }
+
   /** Ends this session; the open book tabs are cleared too (SPEC §2.3: logout clears all tabs). */
   async logout(auth: Authenticated): Promise<void> {
     await this.d.sessions.revoke(auth.session.id);
@@ -338,7 +361,13 @@ export class AuthService {
       if (existing.role !== 'admin') await this.d.usersRepo.update(existing.id, { role: 'admin' });
       return 'exists';
     }
-    await this.createUser({ ...admin, role: 'admin' });
+    try {
+      await this.createUser({ ...admin, role: 'admin' });
+    } catch (error) {
+      // Another process of the deployment, starting at the same moment, created it first.
+      if ((error as { key?: string }).key === 'accountExists') return this.ensureAdmin(admin);
+      throw error;
+    }
     return 'created';
   }
 
@@ -351,15 +380,18 @@ export class AuthService {
   }): Promise<UserRow> {
     if (!isStrongPassword(input.password)) throw fail('weakPassword');
     if (input.email && !isValidEmail(input.email)) throw fail('invalidEmail');
-    if (await this.d.usersRepo.accountTaken(input.account)) throw fail('accountExists');
+    // The operators may name their admin `admin`; the other rules hold for them too.
+    const account = normalizeName(input.account);
+    assertFitName(account, { allowReserved: true });
+    if (await this.d.usersRepo.accountTaken(account)) throw fail('accountExists');
     const passwordHash = await hashPassword(input.password);
-    return this.d.db.transaction().execute(async (trx) => {
-      const user = await this.insertUserWithFreshInviteCode(trx, {
-        account: input.account,
+    return this.insertUser(async (trx, fresh) => {
+      const user = await this.d.usersRepo.insert(trx, {
+        ...(await fresh(account.split('@')[0]!)),
+        account,
         email: input.email ?? null,
         phone: null,
         password_hash: passwordHash,
-        username: input.account.split('@')[0]!,
         nickname: null,
         avatar: null,
         invited_by: null,
@@ -389,5 +421,6 @@ function uniqueViolationToAppError(error: unknown): AppError | undefined {
   if (pgError.code !== '23505') return undefined;
   if (pgError.constraint === 'users_email_lower') return fail('emailInUse');
   if (pgError.constraint === 'users_phone') return fail('phoneInUse');
+  if (pgError.constraint === 'users_username_key') return fail('usernameTaken');
   return fail('accountExists');
 }

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { BookTranslationJobStatus, BookTranslationJobsTable } from '../../db/schema.ts';
 import { TRANSLATABLE } from '../reader/reader.repo.ts';
+import { lockUntilCommit } from '../../db/locks.ts';
 
 export type JobRow = Selectable<BookTranslationJobsTable>;
 /** A job with what is left of its reservation (the hold's points; null without a hold). */
@@ -46,9 +47,7 @@ export class BookTranslationRepo {
     work: (repo: BookTranslationRepo, trx: Db) => Promise<T>,
   ): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`bookTranslation:${userId}:${bookId}:${lang}`}, 0))`.execute(
-        trx,
-      );
+      await lockUntilCommit(trx, `bookTranslation:${userId}:${bookId}:${lang}`);
       return work(new BookTranslationRepo(trx), trx);
     });
   }

@@ -109,6 +109,19 @@ describe('translating a whole book on request', () => {
     expect(charges.every((c) => c.n === 1)).toBe(true);
     const drawn = charges.filter((c) => c.whole).reduce((n, c) => n + Number(c.points), 0);
     expect(drawn).toBe(done.pointsCharged);
+    // The history shows the job as one line with its pages and points (the ledger keeps a row per page).
+    const history = await t.call('GET', '/api/integral/record/list?type=expenditure&pageSize=100', { token: alice });
+    const lines = history.data.items.filter((i: { reason: string }) => i.reason === 'translation');
+    const whole = lines.filter((i: { detail: { wholeBook?: boolean } }) => i.detail.wholeBook);
+    expect(whole).toHaveLength(1);
+    expect(whole[0]).toMatchObject({
+      points: drawn,
+      detail: { bookCode: code, language: 'zh', pages: charges.filter((c) => c.whole).length, wholeBook: true },
+    });
+    expect(whole[0].detail.page).toBeUndefined();
+    expect(whole[0].pointsBefore - whole[0].pointsAfter).toBe(drawn);
+    expect(lines).toHaveLength(1 + charges.filter((c) => !c.whole).length);
+    expect(history.data.total).toBe(history.data.items.length);
     expect(await books('alice')).toEqual({
       balance: STARTING - charges.reduce((n, c) => n + Number(c.points), 0),
       held: 0,

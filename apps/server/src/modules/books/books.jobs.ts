@@ -8,5 +8,8 @@ export function registerBookJobs(queue: JobQueue, uploads: UploadService, reader
   queue.handle('book.detectLanguage', (job, meta) => uploads.runStage('detectingLanguage', job.requestId, meta));
   queue.handle('book.translateTitle', (job, meta) => uploads.runStage('translatingTitle', job.requestId, meta));
   queue.handle('book.save', (job, meta) => uploads.runStage('saving', job.requestId, meta));
+  queue.handle('book.sweepUploads', async () => {
+    await uploads.sweep();
+  });
   queue.handle('translate.page', (job) => reader.translatePage(job.bookId, job.lang, job.page));
 }

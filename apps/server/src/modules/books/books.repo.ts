@@ -66,7 +66,10 @@ export class BooksRepo {
   }
 
   /** Inserts a file row; when the same content raced in meanwhile, returns the existing row. */
-  async insertFile(file: Omit<FileRow, 'created_at' | 'metadata'>): Promise<FileRow> {
+  async insertFile(
+    file: Omit<FileRow, 'created_at' | 'metadata' | 'partial_md5' | 'name_md5'> &
+      Partial<Pick<FileRow, 'partial_md5' | 'name_md5'>>,
+  ): Promise<FileRow> {
     const inserted = await this.db
       .insertInto('files')
       .values(file)
@@ -390,7 +393,9 @@ export class BooksRepo {
         ? sql`ub.title ASC`
         : query.sort === 'updated'
           ? sql`ub.updated_at DESC`
-          : sql`coalesce(ub.last_read_at, ub.added_at) DESC`;
+          : query.sort === 'added'
+            ? sql`ub.added_at DESC`
+            : sql`coalesce(ub.last_read_at, ub.added_at) DESC`;
     const [rows, count] = await Promise.all([
       base
         .selectAll('b')

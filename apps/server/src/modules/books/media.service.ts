@@ -1,4 +1,4 @@
-import type { FileStorage } from '../../engines/storage/storage.ts';
+import type { ByteRange, FileStorage } from '../../engines/storage/storage.ts';
 import type { SignedQuery, UrlSigner } from '../../lib/signing.ts';
 import type { UsersRepo } from '../users/users.repo.ts';
 import type { BooksService } from './books.service.ts';
@@ -10,6 +10,8 @@ export interface MediaFile {
   key: string;
   /** Seconds the browser may keep the file: until the URL expires, and briefly for a grant. */
   maxAge: number;
+  size: number;
+  etag: string;
 }
 
 /**
@@ -34,12 +36,13 @@ export class MediaService {
       if (!user || user.status !== 'active' || !(await this.d.books.canRead(user, grant.bookId))) return undefined;
     }
     const key = decodeURIComponent(pathname.slice('/api/media/'.length));
-    if (!(await this.d.storage.exists(key))) return undefined;
+    const stored = await this.d.storage.stat(key);
+    if (!stored) return undefined;
     const untilExpiry = Math.max(0, signed.expires - Math.floor(Date.now() / 1000));
-    return { key, maxAge: grant ? Math.min(untilExpiry, GRANTED_MAX_AGE_SECONDS) : untilExpiry };
+    return { key, maxAge: grant ? Math.min(untilExpiry, GRANTED_MAX_AGE_SECONDS) : untilExpiry, ...stored };
   }
 
-  stream(key: string) {
-    return this.d.storage.stream(key);
+  stream(key: string, range?: ByteRange) {
+    return this.d.storage.stream(key, range);
   }
 }

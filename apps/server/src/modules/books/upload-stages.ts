@@ -15,6 +15,7 @@ import { AppError } from '../../http/errors.ts';
 import type { PointsService } from '../points/points.service.ts';
 import { newBookCode } from './book-code.ts';
 import { storeBookContent, type ContentDeps } from './book-content.ts';
+import type { UploadRequestsRepo } from './upload-requests.repo.ts';
 
 /** Translates a book title; provided by the translation engine layer once it is configured. */
 export type TitleTranslator = (text: string, from: string, to: string, userId: number) => Promise<string>;
@@ -34,6 +35,8 @@ export interface StageDeps extends ContentDeps {
   config: Config;
   /** Parses files in separate processes, with memory and time limits. */
   parseHost: ParseHost;
+  /** The request's book in the library, and the title chosen after. */
+  requests: UploadRequestsRepo;
   translateTitle?: TitleTranslator | undefined;
   /** Pays for the optional processing the uploader asked for (footnote splitting, OCR). */
   points: PointsService;
@@ -208,24 +211,9 @@ export class UploadStages {
   }
 
   private async save(request: UploadRequestRow): Promise<Record<string, unknown>> {
-    const book = (await this.d.repo.findBookById(request.book_id!))!;
-    // Title, author and description were settled when the request was made (bookInfo, both paths).
-    const saved = await this.d.repo.updateBook(book.id, {
-      title: request.book_name,
-      author: request.book_author,
-      description: request.book_describe,
-      visibility: request.book_status,
-      status: 'ready',
-    });
-    await this.d.repo.addCopy({
-      user_id: request.user_id,
-      book_id: saved.id,
-      title: saved.title,
-      author: saved.author,
-      description: saved.description,
-      read_language: request.target_language,
-      source: 'upload',
-    });
+    // Title, author and description were settled when the request was made (bookInfo, both paths); a
+    // title chosen since is in the request.
+    const saved = await this.d.requests.saveBook(request.id);
     await this.d
       .onBookReady?.(saved.id, request.target_language ?? 'zh')
       .catch((error: unknown) => this.d.logger.warn({ err: error, bookId: saved.id }, 'no glossary extraction queued'));

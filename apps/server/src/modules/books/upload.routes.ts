@@ -1,8 +1,8 @@
-import { SaveBookBody, SaveNewBody, StageState, UploadCount, UploadedFile } from '@yidu/shared';
+import { SaveBookBody, SaveNewBody, StageState, UnfinishedUpload, UploadCount, UploadedFile } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
-import { envelopeOf, ok } from '../../http/envelope.ts';
+import { EmptyEnvelope, envelopeOf, ok } from '../../http/envelope.ts';
 import { fail } from '../../http/errors.ts';
 import { hasUnsafeText, unsafeTextError } from '../../http/input-checks.ts';
 import { readSingleFile } from '../../http/multipart.ts';
@@ -124,6 +124,37 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ services: Services; guards: G
       },
     },
     async (request) => ok(await uploads.retry(authOf(request).user.id, request.query.requestId)),
+  );
+
+  app.get(
+    '/book/upload/unfinished',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "The caller's uploads that are not a book yet (running, between stages, or failed), newest first: to continue or discard",
+        response: { 200: envelopeOf(z.array(UnfinishedUpload)) },
+      },
+    },
+    async (request) => ok(await uploads.unfinished(authOf(request).user.id)),
+  );
+
+  app.post(
+    '/book/upload/discard',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Give an unfinished upload up (not while a stage runs); the book it parsed goes with it',
+        querystring: RequestQuery,
+        response: { 200: EmptyEnvelope },
+      },
+    },
+    async (request) => {
+      await uploads.discard(authOf(request).user.id, request.query.requestId);
+      return ok(null);
+    },
   );
 
   app.get(

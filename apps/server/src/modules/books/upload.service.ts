@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import {
   findLanguage,
   STAGE_FAILURE_MESSAGES,
@@ -8,19 +7,20 @@ import {
   type StageState,
   type UploadCount,
   type UploadedFile,
+  type UnfinishedUpload,
   type UploadStage,
 } from '@yidu/shared';
 import type { UploadRequestRow } from '../../db/schema.ts';
-import { sniff } from '../../engines/parsers/sniff.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import { fail } from '../../http/errors.ts';
 import { maxAttempts, type JobName, type JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { BooksRepo } from './books.repo.ts';
-import { sha256InSlices } from '../../lib/hash.ts';
 import { bookInfo, FileMetadataStore } from './file-metadata.ts';
+import { UploadFiles } from './upload-files.ts';
 import { StageFailure, UploadStages, type StageDeps, type WorkStage } from './upload-stages.ts';
+import type { UnfinishedRow } from './upload-requests.repo.ts';
 
 /** The stage each Path B call drives, the stage that must be done before it, and its job. */
 const STAGE_CALLS = {
@@ -35,11 +35,18 @@ const NEXT_STAGE: Partial<Record<WorkStage, WorkStage>> = {
   detectingLanguage: 'translatingTitle',
   translatingTitle: 'saving',
 };
+/** The work stage that follows a stage finished (infoSaving: the request was just made). */
+const STAGE_AFTER: Partial<Record<string, WorkStage>> = { infoSaving: 'parsingFile', ...NEXT_STAGE };
 
 const stageIndex = (stage: string) => UPLOAD_STAGES.indexOf(stage as UploadStage);
 
-/** The counters of the per-IP upload limits (SPEC §9: per day and per month). */
-const uploadKeys = (ip: string) => ({ day: `uploads:day:${ip}`, month: `uploads:month:${ip}` });
+/**
+ * A request waiting between stages this long was left by its uploader (the tab was closed): the sweep
+ * chains its remaining stages, and the book lands in the library with the title it has.
+ */
+export const ABANDONED_AFTER_MINUTES = 10;
+/** Requests the sweep takes on per round (it runs every minute). */
+const SWEEP_BATCH = 100;
 
 interface Deps extends StageDeps {
   repo: BooksRepo;
@@ -60,97 +67,23 @@ interface Deps extends StageDeps {
 export class UploadService {
   private readonly d: Deps;
   private readonly metadata: FileMetadataStore;
+  private readonly files: UploadFiles;
   private readonly stages: UploadStages;
   constructor(deps: Deps) {
     this.d = deps;
     this.metadata = new FileMetadataStore(deps);
+    this.files = new UploadFiles(deps, this.metadata);
     this.stages = new UploadStages(deps);
   }
 
   // ---------- files ----------
 
-  async counts(ip: string): Promise<UploadCount> {
-    const { books, accounts } = this.d.config;
-    const [today, thisMonth] = await Promise.all([
-      this.d.limiter.peek(uploadKeys(ip).day),
-      this.d.limiter.peek(uploadKeys(ip).month),
-    ]);
-    return {
-      today: today.count,
-      thisMonth: thisMonth.count,
-      dailyLimit: books.uploadsPerDay,
-      monthlyLimit: books.uploadsPerMonth,
-      maxFileMb: Math.round(books.maxFileBytes / 1024 / 1024),
-      contactEmail: accounts.contactEmail,
-    };
+  counts(ip: string): Promise<UploadCount> {
+    return this.files.counts(ip);
   }
 
-  /**
-   * Stores an uploaded book file once per content hash and counts the upload against the IP limits.
-   * The file is checked first (size, type: nothing is stored or counted for a file that is refused);
-   * then the upload takes a slot of the day's and the month's limit, each in one statement, before
-   * anything is stored: uploads racing each other never pass the limits.
-   */
-  async upload(userId: number, ip: string, file: { filename: string; data: Buffer }): Promise<UploadedFile> {
-    const { maxFileBytes } = this.d.config.books;
-    if (file.data.length > maxFileBytes)
-      throw fail('fileTooLarge', { maxFileMb: Math.round(maxFileBytes / 1024 / 1024) });
-    const extension = path.extname(file.filename).slice(1).toLowerCase();
-    if (!['pdf', 'txt', 'docx', 'doc', 'epub'].includes(extension)) throw fail('unsupportedFileType');
-    const sniffed = sniff(file.data);
-    if (!sniffed.ok) {
-      // An empty file and a Word older than Word 6 deserve their own message; anything else is a type we do not read.
-      const key = sniffed.error.key;
-      throw fail(key === 'emptyFile' || key === 'formatTooOld' ? key : 'unsupportedFileType', {
-        detail: sniffed.error.message,
-      });
-    }
-    // The content decides; a .txt that is really an EPUB is read as an EPUB. A binary named .txt is not a text.
-    if (extension !== sniffed.format && !(extension === 'doc' && sniffed.format === 'docx')) {
-      this.d.logger.info({ extension, sniffed: sniffed.format }, 'file extension does not match its content');
-    }
-
-    const release = await this.takeUploadSlots(ip);
-    try {
-      const sha256 = await sha256InSlices(file.data);
-      let stored = await this.d.repo.findFileBySha(sha256);
-      if (!stored) {
-        const id = `f${randomBytes(12).toString('hex')}`;
-        const storageKey = `uploads/${sha256.slice(0, 2)}/${sha256}.${sniffed.format}`;
-        await this.d.storage.put(storageKey, file.data);
-        stored = await this.d.repo.insertFile({
-          id,
-          sha256,
-          size: String(file.data.length),
-          format: sniffed.format,
-          storage_key: storageKey,
-          original_name: file.filename.slice(0, 255),
-          created_by: userId,
-        });
-      }
-      await this.d.repo.recordUpload(ip, userId, stored.id);
-      // Never throws: a file whose metadata cannot be read is simply named after itself.
-      const metadata = await this.metadata.of(stored, file.data);
-      return { fileId: stored.id, format: stored.format, metadata: this.metadata.present(metadata) };
-    } catch (error) {
-      await release();
-      throw error;
-    }
-  }
-
-  /** Takes a slot of today's and of this month's upload limit; uploadLimitReached when one is full. */
-  private async takeUploadSlots(ip: string): Promise<() => Promise<void>> {
-    const { uploadsPerDay, uploadsPerMonth } = this.d.config.books;
-    const keys = uploadKeys(ip);
-    const day = await this.d.limiter.take(keys.day, uploadsPerDay, 'day');
-    const month = day.allowed ? await this.d.limiter.take(keys.month, uploadsPerMonth, 'month') : undefined;
-    if (!day.allowed || !month?.allowed) {
-      if (day.allowed) await this.d.limiter.giveBack(keys.day);
-      throw fail('uploadLimitReached', { ...(await this.counts(ip)) });
-    }
-    return async () => {
-      await Promise.all([this.d.limiter.giveBack(keys.day), this.d.limiter.giveBack(keys.month)]);
-    };
+  upload(userId: number, ip: string, file: { filename: string; data: Buffer }): Promise<UploadedFile> {
+    return this.files.upload(userId, ip, file);
   }
 
   // ---------- requests and stages ----------
@@ -198,6 +131,12 @@ export class UploadService {
     params: { bookName?: string; userLanguage?: string } = {},
   ): Promise<StageState> {
     let request = await this.ownRequest(userId, requestId);
+    // The book went to the library as soon as its title was translated: the answer to the title
+    // question, whenever it comes, renames it (once).
+    const title = params.bookName?.trim().slice(0, 300);
+    if (stage === 'saving' && title && stageIndex(request.stage) >= stageIndex('saving')) {
+      if (await this.d.requests.chooseTitle(request.id, title)) request = (await this.d.repo.findRequest(request.id))!;
+    }
     if (stageIndex(request.stage) > stageIndex(stage)) return this.stateOf(request, stage);
     if (request.stage === stage) {
       request = await this.checkAlive(request);
@@ -208,8 +147,7 @@ export class UploadService {
       if (!language) throw fail('noSuchLanguage');
       request = await this.d.repo.updateRequest(request.id, { target_language: language.code });
     }
-    if (params.bookName?.trim())
-      request = await this.d.repo.updateRequest(request.id, { book_name: params.bookName.trim().slice(0, 300) });
+    if (title) request = await this.d.repo.updateRequest(request.id, { book_name: title });
     const ready =
       request.stage === STAGE_CALLS[stage].after &&
       (request.status === 'done' || (stage === 'saving' && request.status === 'failed'));
@@ -228,7 +166,7 @@ export class UploadService {
     const request = options.asAdmin
       ? await this.d.repo.findRequest(requestId)
       : await this.ownRequest(userId, requestId);
-    if (!request) throw fail('notFound');
+    if (!request || request.status === 'discarded') throw fail('notFound');
     if (request.status !== 'failed' || !WORK_STAGES.includes(request.stage as WorkStage)) {
       return this.stateOf(request, request.stage as UploadStage);
     }
@@ -240,7 +178,7 @@ export class UploadService {
 
   private async ownRequest(userId: number, requestId: string): Promise<UploadRequestRow> {
     const request = await this.d.repo.findRequest(requestId);
-    if (!request || request.user_id !== userId) throw fail('notFound');
+    if (!request || request.user_id !== userId || request.status === 'discarded') throw fail('notFound');
     return request;
   }
 
@@ -292,6 +230,7 @@ export class UploadService {
   }
 
   private stateOf(request: UploadRequestRow, stage: UploadStage): StageState {
+    if (request.status === 'discarded') throw fail('notFound');
     const results = request.results as Record<string, Record<string, unknown>>;
     const current = request.stage === stage;
     const status = current ? request.status : 'done';
@@ -303,6 +242,61 @@ export class UploadService {
     }
     if (status === 'done' && results[stage]) state.result = results[stage];
     return state;
+  }
+
+  // ---------- requests nobody drives any more ----------
+
+  /** The caller's uploads that are not a book yet (running, waiting for the next stage, or failed). */
+  async unfinished(userId: number): Promise<UnfinishedUpload[]> {
+    const rows = await this.d.requests.unfinished(userId, 20);
+    return rows.map((r: UnfinishedRow) => ({
+      requestId: r.id,
+      bookName: r.book_name,
+      stage: r.stage as UploadStage,
+      status: r.status,
+      ...(r.error_key ? { errorKey: r.error_key } : {}),
+      language: r.target_language,
+      fileName: r.file_name,
+      format: r.format,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+    }));
+  }
+
+  /** Gives an unfinished request up (not while a stage runs: stageNotReady). */
+  async discard(userId: number, requestId: string): Promise<void> {
+    const request = await this.ownRequest(userId, requestId);
+    if (request.stage === 'completed') throw fail('stageNotReady', { stage: request.stage, status: request.status });
+    if (!(await this.d.requests.discard(userId, requestId))) {
+      const now = await this.ownRequest(userId, requestId);
+      throw fail('stageNotReady', { stage: now.stage, status: now.status });
+    }
+  }
+
+  /**
+   * Run by the worker every minute, so that no request stays unfinished for ever when nobody polls
+   * it: a running stage whose worker went silent is started again or failed (checkAlive), and a
+   * request left between stages (a closed tab) has its remaining stages chained by the server, as
+   * Path A does: its book lands in the uploader's library under the title it has. Failed requests
+   * stay for their uploader to retry or discard.
+   */
+  async sweep(): Promise<{ revived: number; chained: number }> {
+    const silent = await this.d.requests.silentRunning(this.d.config.books.stageStaleSeconds, SWEEP_BATCH);
+    for (const request of silent) await this.checkAlive(request);
+    const abandoned = await this.d.requests.abandoned(ABANDONED_AFTER_MINUTES, SWEEP_BATCH);
+    let chained = 0;
+    for (const request of abandoned) {
+      const next = request.status === 'failed' ? 'saving' : STAGE_AFTER[request.stage];
+      if (!next) continue;
+      await this.d.requests.chainOn(request.id);
+      // Conditional on the request being where it was seen: a tab that came back first wins.
+      const started = await this.d.repo.startStage(request.id, request.stage, request.status, next);
+      if (!started) continue;
+      await this.enqueue(started, next);
+      chained += 1;
+      this.d.logger.info({ requestId: request.id, stage: next }, 'an abandoned upload goes on by itself');
+    }
+    return { revived: silent.length, chained };
   }
 
   // ---------- stage work (run by the worker) ----------
@@ -326,7 +320,9 @@ export class UploadService {
       );
       this.d.logger.info({ requestId, stage }, 'upload stage done');
       const next = NEXT_STAGE[stage];
-      if (done.auto_chain && next) await this.advance(done, next);
+      // Once its title is translated a book is saved at once, also on Path B: the uploader's answer to
+      // the title question renames it later, and a closed tab no longer leaves it out of the library.
+      if (next && (done.auto_chain || stage === 'translatingTitle')) await this.advance(done, next);
     } catch (error) {
       const willRetry =
         !(error instanceof StageFailure) && attempt.retryCount + 1 < maxAttempts(STAGE_CALLS[stage].job);

@@ -44,6 +44,13 @@ export interface EpubSource {
   coverKey: string | null;
   blocks(fromPage: number, toPage: number): Promise<ExportBlockRow[]>;
   picture(key: string, mediaType: string): Promise<{ data: Buffer; mediaType: string } | undefined>;
+  /**
+   * When the content last changed (dcterms:modified and the zip's times): the same content makes the
+   * same bytes, so that a device that names a book by its bytes (KOReader) finds it again.
+   */
+  modified: Date;
+  /** Told whether the book opens with a cover document (the reading order's first item). */
+  onCover?: (included: boolean) => void;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -86,7 +93,7 @@ const plainText = (html: string) =>
  * which lists exactly what was written.
  */
 export async function* writeEpub(source: EpubSource): AsyncGenerator<Buffer> {
-  const modified = new Date();
+  const modified = source.modified;
   const zip = new ZipWriter(modified);
   const originalLang = languageTag(source.book.original_language);
   const targetLang = languageTag(source.target);
@@ -124,6 +131,7 @@ export async function* writeEpub(source: EpubSource): AsyncGenerator<Buffer> {
     manifest.push({ id: 'cover', href: 'cover.xhtml', mediaType: 'application/xhtml+xml' });
     spine.push({ idref: 'cover' });
   }
+  source.onCover?.(cover !== undefined);
 
   // Chapters start pages, so a chapter is a run of whole pages and a block's document follows from its page.
   const chapters = [...source.chapters].sort((a, b) => a.idx - b.idx);
@@ -227,7 +235,7 @@ export function documentPlan(chapters: Selectable<BookChaptersTable>[], pageCoun
   });
 }
 
-function toExportBlock(row: ExportBlockRow): ExportBlock {
+export function toExportBlock(row: ExportBlockRow): ExportBlock {
   return {
     blockId: row.block_id,
     type: row.type,

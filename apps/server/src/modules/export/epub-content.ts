@@ -115,6 +115,8 @@ function textElement(block: ExportBlock, side: 'original' | 'translation', ctx: 
       : block.html !== null
         ? inlineXhtml(block.html, 'original', ctx)
         : escapeXml(block.text);
+  // Lines of verse (and of any paragraph broken into lines) are lines in the book too.
+  const lined = block.type === 'table' ? inner : inner.replace(/\n/g, '<br/>');
   const id = original ? block.blockId : translationId(block.blockId, ctx.mode);
   const label = block.noteLabel ? `<span class="note-label">${escapeXml(block.noteLabel)}</span> ` : '';
   const lang = original ? ctx.originalLang : ctx.targetLang;
@@ -124,7 +126,7 @@ function textElement(block: ExportBlock, side: 'original' | 'translation', ctx: 
       ? ''
       : ` xml:lang="${lang}" lang="${lang}"${isRightToLeft(lang) !== isRightToLeft(ctx.originalLang) ? ` dir="${isRightToLeft(lang) ? 'rtl' : 'ltr'}"` : ''}`;
   const classes = [original ? 'orig' : 'tr', block.type === 'listItem' ? 'list-item' : ''].filter(Boolean).join(' ');
-  const content = `${label}${inner}${block.type === 'footnote' ? backLinks(block, side, ctx) : ''}`;
+  const content = `${label}${lined}${block.type === 'footnote' ? backLinks(block, side, ctx) : ''}`;
   if (block.type === 'footnote')
     return `<div epub:type="footnote" class="note ${classes}" id="${id}"${languageAttributes}><p>${content}</p></div>`;
   const tag = blockTag(block);
@@ -140,10 +142,11 @@ function textElement(block: ExportBlock, side: 'original' | 'translation', ctx: 
 export function renderBlock(block: ExportBlock, ctx: RenderContext): string {
   switch (block.type) {
     case 'image': {
+      // An image block's text is the picture's text alternative (its alt, an SVG's title), not a caption.
       const href = block.imageId ? ctx.imageHref(block.imageId) : undefined;
-      const caption = block.text.trim() ? `<figcaption>${escapeXml(block.text)}</figcaption>` : '';
-      if (!href) return caption ? `<p class="image-missing" id="${block.blockId}">${escapeXml(block.text)}</p>` : '';
-      return `<figure class="image" id="${block.blockId}"><img src="${href}" alt="${escapeXml(block.text)}"/>${caption}</figure>`;
+      if (!href)
+        return block.text.trim() ? `<p class="image-missing" id="${block.blockId}">${escapeXml(block.text)}</p>` : '';
+      return `<figure class="image" id="${block.blockId}"><img src="${href}" alt="${escapeXml(block.text)}"/></figure>`;
     }
     case 'separator':
       return `<hr id="${block.blockId}"/>`;
@@ -153,6 +156,25 @@ export function renderBlock(block: ExportBlock, ctx: RenderContext): string {
   if (!block.translatable) return textElement(block, 'original', ctx);
   if (ctx.mode === 'translated') return textElement(block, 'translation', ctx);
   return `${textElement(block, 'original', ctx)}\n${textElement(block, 'translation', ctx)}`;
+}
+
+/**
+ * The names of the top-level elements renderBlock writes for a block, in order: what a reading
+ * system's path to the block counts (KOReader's XPointers, modules/kosync/xpointer.ts). None for a
+ * picture that did not make it into the book and has no caption.
+ */
+export function renderedElements(block: ExportBlock, ctx: Pick<RenderContext, 'mode' | 'imageHref'>): string[] {
+  switch (block.type) {
+    case 'image':
+      if (block.imageId && ctx.imageHref(block.imageId)) return ['figure'];
+      return block.text.trim() ? ['p'] : [];
+    case 'separator':
+      return ['hr'];
+    case 'code':
+      return ['pre'];
+  }
+  const element = block.type === 'footnote' ? 'div' : blockTag(block);
+  return block.translatable && ctx.mode === 'bilingual' ? [element, element] : [element];
 }
 
 /** A content document: one chapter, or one part of a long chapter. */

@@ -76,6 +76,14 @@ export class ExportRepo {
     return result.rows.map((r) => ({ page: r.page, wanted: Number(r.wanted), done: Number(r.done) }));
   }
 
+  /** When a finished translation of the book into `lang` last changed (null: none yet). */
+  async translationsChangedAt(bookId: number, lang: string): Promise<Date | null> {
+    const row = await sql<{ at: Date | null }>`
+      SELECT max(updated_at) AS at FROM book_translations
+       WHERE book_id = ${bookId} AND target_lang = ${lang} AND status = 'done'`.execute(this.db);
+    return row.rows[0]?.at ?? null;
+  }
+
   images(bookId: number): Promise<{ image_id: string; storage_key: string; media_type: string }[]> {
     return this.db
       .selectFrom('book_images')

@@ -1,11 +1,12 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { findLanguage, type ReadingLanguage } from '@yidu/shared';
-import type { BookRow, UserRow } from '../../db/schema.ts';
+import type { BookRow, UserBookRow, UserRow } from '../../db/schema.ts';
 import type { Db } from '../../db/client.ts';
 import { toPng } from '../../engines/images/images.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
 import { fail } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { PartialMd5Stream } from '../../lib/partial-md5.ts';
 import type { BooksService } from '../books/books.service.ts';
 import type { PointsService } from '../points/points.service.ts';
 import { pageChargeKey } from '../reader/page-charges.ts';
@@ -19,6 +20,25 @@ interface Deps {
   points: PointsService;
   storage: FileStorage;
   logger: Logger;
+  /** Told of every export sent whole: what it was and the digest a device will know it by. */
+  onServed?: (served: ServedExport) => Promise<void>;
+}
+
+/** An export that was sent to the end. */
+export interface ServedExport {
+  user: UserRow;
+  book: BookRow;
+  title: string;
+  author: string;
+  /** The target language's code. */
+  language: string;
+  mode: ExportMode;
+  filename: string;
+  version: Date;
+  hasCover: boolean;
+  /** KOReader's partial MD5 of the bytes sent (lib/partial-md5.ts), and their number. */
+  partialMd5: string;
+  size: number;
 }
 
 /** What a reader still lacks before a book can be exported in a language. */
@@ -73,20 +93,15 @@ export class ExportService {
     language: string,
     mode: ExportMode,
   ): Promise<{ filename: string; body: Readable }> {
-    const { book, copy } = await this.d.books.view(user, code);
-    const target = findLanguage(language);
-    if (!target) throw fail('noSuchLanguage');
-    if (book.status !== 'ready') throw fail('bookNotFound');
-    if (book.original_language === target.code) throw fail('translationNotNeeded');
-    const missing = await this.missing(user.id, book, target.code);
-    if (missing.pages > 0)
-      throw fail('bookNotTranslated', { missingPages: missing.pages, missingParagraphs: missing.paragraphs });
-
+    const { book, copy, target } = await this.check(user, code, language);
     const title = copy?.title ?? book.title;
+    const author = copy?.author ?? book.author;
+    const version = await this.version(book, copy, target.code);
+    let hasCover = false;
     const source: EpubSource = {
       book,
       title,
-      author: copy?.author ?? book.author,
+      author,
       description: copy?.description ?? book.description,
       target: target.code,
       mode,
@@ -96,12 +111,54 @@ export class ExportService {
       coverKey: copy?.cover_key ?? book.cover_key,
       blocks: (from, to) => this.repo.blocks(book.id, target.code, from, to),
       picture: (key, mediaType) => this.picture(key, mediaType),
+      modified: version,
+      onCover: (included) => (hasCover = included),
     };
-    const stream = Readable.from(writeEpub(source), { objectMode: false });
-    stream.on('error', (error) =>
-      this.d.logger.warn({ bookId: book.id, language: target.code, err: error }, 'EPUB export failed mid-stream'),
-    );
-    return { filename: fileName(title, book.original_language, target, mode), body: stream };
+    const filename = fileName(title, book.original_language, target, mode);
+    const onServed = this.d.onServed;
+    const body = new PartialMd5Stream(({ partialMd5, size }) => {
+      const served = { user, book, title, author, language: target.code, mode, filename, version, hasCover };
+      void onServed?.({ ...served, partialMd5, size }).catch((error: unknown) =>
+        this.d.logger.warn({ bookId: book.id, err: error }, 'a served export was not recorded'),
+      );
+    });
+    pipeline(Readable.from(writeEpub(source), { objectMode: false }), body, (error) => {
+      if (error)
+        this.d.logger.warn({ bookId: book.id, language: target.code, err: error }, 'EPUB export failed mid-stream');
+    });
+    return { filename, body };
+  }
+
+  /**
+   * Whether the reader may export the book in the language now (every page translated and paid
+   * for), without making it: the checks of `export`, and the file's name.
+   */
+  async check(
+    user: UserRow,
+    code: string,
+    language: string,
+    mode?: ExportMode,
+  ): Promise<{ book: BookRow; copy: UserBookRow | undefined; target: ReadingLanguage; filename: string }> {
+    const { book, copy } = await this.d.books.view(user, code);
+    const target = findLanguage(language);
+    if (!target) throw fail('noSuchLanguage');
+    if (book.status !== 'ready') throw fail('bookNotFound');
+    if (book.original_language === target.code) throw fail('translationNotNeeded');
+    const missing = await this.missing(user.id, book, target.code);
+    if (missing.pages > 0)
+      throw fail('bookNotTranslated', { missingPages: missing.pages, missingParagraphs: missing.paragraphs });
+    const filename = fileName(copy?.title ?? book.title, book.original_language, target, mode ?? 'bilingual');
+    return { book, copy, target, filename };
+  }
+
+  /**
+   * The version of a reader's export: when its content last changed (the book, the reader's copy,
+   * the translations). It is the EPUB's modification time, so the same content is the same file.
+   */
+  async version(book: BookRow, copy: UserBookRow | undefined, language: string): Promise<Date> {
+    const translated = await this.repo.translationsChangedAt(book.id, language);
+    const times = [book.updated_at, copy?.updated_at, translated].filter((t): t is Date => t instanceof Date);
+    return new Date(Math.floor(Math.max(...times.map((t) => t.getTime())) / 1000) * 1000);
   }
 
   /** A stored picture as EPUB readers can show it, or undefined when it is gone or cannot be converted. */

@@ -5,24 +5,14 @@ import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translatio
 import { normalise } from '../translation/translation.service.ts';
 import { registerUser, startTestApp, type TestApp } from '../../../test/helpers.ts';
 import { epubcheck, problems } from '../../../test/epubcheck.ts';
-import { exportBook, storedTexts, textOfEpub, uploadBook, visible } from '../../../test/export-helpers.ts';
-
-/** Opens every page of a book in a language as a reader would, until each is translated (and charged). */
-async function readEveryPage(t: TestApp, token: string, code: string, language: string): Promise<void> {
-  const first = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=${language}&page=1`, { token });
-  for (let page = 1; page <= first.data.pageCount; page += 1) {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=${language}&page=${page}`, {
-        token,
-      });
-      if (res.code !== 0) throw new Error(`page ${page}: ${JSON.stringify(res.data)}`);
-      if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) break;
-      if (Date.now() > deadline) throw new Error(`page ${page} still pending`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+import {
+  exportBook,
+  readEveryPage,
+  storedTexts,
+  textOfEpub,
+  uploadBook,
+  visible,
+} from '../../../test/export-helpers.ts';
 
 describe('exporting a book as EPUB', () => {
   let t: TestApp;

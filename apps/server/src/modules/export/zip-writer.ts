@@ -34,10 +34,14 @@ export class ZipWriter {
   private readonly time: number;
   private readonly date: number;
 
+  /** `modified` is written in UTC: the same moment makes the same bytes whatever the server's time zone. */
   constructor(modified: Date = new Date()) {
-    this.time = (modified.getHours() << 11) | (modified.getMinutes() << 5) | Math.floor(modified.getSeconds() / 2);
+    this.time =
+      (modified.getUTCHours() << 11) | (modified.getUTCMinutes() << 5) | Math.floor(modified.getUTCSeconds() / 2);
     this.date =
-      ((Math.max(1980, modified.getFullYear()) - 1980) << 9) | ((modified.getMonth() + 1) << 5) | modified.getDate();
+      ((Math.max(1980, modified.getUTCFullYear()) - 1980) << 9) |
+      ((modified.getUTCMonth() + 1) << 5) |
+      modified.getUTCDate();
   }
 
   /** An entry, deflated unless `store` (EPUB's mimetype; pictures, which are compressed already). */

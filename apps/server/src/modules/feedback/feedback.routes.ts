@@ -1,4 +1,4 @@
-import { Feedback, FeedbackPage, FeedbackQuery, FeedbackStatusBody } from '@yidu/shared';
+import { Feedback, FeedbackPage, FeedbackQuery, FeedbackStatusBody, INT4_MAX } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
@@ -8,7 +8,7 @@ import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const tags = ['feedback'];
 const security = [{ bearer: [] }];
-const Id = z.object({ id: z.coerce.number().int().min(1) });
+const Id = z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) });
 
 export const feedbackRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (
   app,

@@ -50,6 +50,16 @@ export class MarksRepo {
 
   // ---------- marks ----------
 
+  /** One of the user's marks; undefined when the user has no such mark (or it was deleted). */
+  find(userId: number, id: number): Promise<MarkRow | undefined> {
+    return this.db
+      .selectFrom('reader_marks')
+      .selectAll()
+      .where('id', '=', String(id))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
   insert(mark: NewMark): Promise<MarkRow> {
     return this.db.insertInto('reader_marks').values(mark).returningAll().executeTakeFirstOrThrow();
   }
@@ -106,15 +116,14 @@ export class MarksRepo {
   savePosition(
     userId: number,
     bookId: number,
-    position: { page: number; blockId: string | null; language: string },
+    position: { page: number; blockId: string | null; blockOffset: number | null; language: string },
   ): Promise<PositionRow> {
-    const { page, blockId, language } = position;
+    const { page, blockId, blockOffset, language } = position;
+    const values = { page, block_id: blockId, block_offset: blockOffset, language };
     return this.db
       .insertInto('reading_positions')
-      .values({ user_id: userId, book_id: bookId, page, block_id: blockId, language })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'book_id']).doUpdateSet({ page, block_id: blockId, language, updated_at: new Date() }),
-      )
+      .values({ user_id: userId, book_id: bookId, ...values })
+      .onConflict((oc) => oc.columns(['user_id', 'book_id']).doUpdateSet({ ...values, updated_at: new Date() }))
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -146,6 +155,7 @@ export class MarksRepo {
         'ub.title as copy_title',
         'p.page',
         'p.block_id',
+        'p.block_offset',
         'p.language',
         'p.updated_at',
       ])

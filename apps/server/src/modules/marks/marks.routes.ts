@@ -8,6 +8,7 @@ import {
   PositionBody,
   ReaderSettings,
   TabsState,
+  INT4_MAX,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +18,7 @@ import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const tags = ['reader'];
 const security = [{ bearer: [] }];
-const Id = z.object({ id: z.coerce.number().int().min(1) });
+const Id = z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) });
 const BookCode = z.object({ bookCode: z.string().min(1).max(40) });
 const Recent = Position.extend({ bookName: z.string(), pageCount: z.number() });
 
@@ -132,9 +133,18 @@ export const marksRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
 
   app.get(
     '/reader/notes/export',
-    { schema: { tags, security, summary: 'All notes of a book as a Markdown file', querystring: BookCode } },
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "All notes of a book as a Markdown file, labelled in uiLanguage (else the account's interface language)",
+        querystring: BookCode.extend({ uiLanguage: z.string().max(8).optional() }),
+      },
+    },
     async (request, reply) => {
-      const { filename, markdown } = await marks.exportMarkdown(authOf(request).user, request.query.bookCode);
+      const { bookCode, uiLanguage } = request.query;
+      const { filename, markdown } = await marks.exportMarkdown(authOf(request).user, bookCode, uiLanguage);
       return reply
         .type('text/markdown; charset=utf-8')
         .header(

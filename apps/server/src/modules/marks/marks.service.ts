@@ -1,5 +1,8 @@
 import {
+  FALLBACK_UI_LANGUAGE,
   findLanguage,
+  isUiLanguage,
+  type UiLanguage,
   type AnnotationBody,
   type BookmarkBody,
   type HighlightBody,
@@ -10,7 +13,10 @@ import {
 import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { BooksService } from '../books/books.service.ts';
-import type { MarkRow, MarksRepo } from './marks.repo.ts';
+import { markdownText } from '../../lib/markdown-text.ts';
+import type { ClientWrites } from '../offline/client-writes.repo.ts';
+import { MarksRepo, type MarkRow, type NewMark } from './marks.repo.ts';
+import { exportLabels } from './notes-export-wording.ts';
 
 /**
  * Annotations, highlights, underlines and bookmarks, each anchored to a block and character offsets;
@@ -19,9 +25,37 @@ import type { MarkRow, MarksRepo } from './marks.repo.ts';
 export class MarksService {
   private readonly repo: MarksRepo;
   private readonly books: BooksService;
-  constructor(deps: { repo: MarksRepo; books: BooksService }) {
+  private readonly writes: ClientWrites | undefined;
+  private readonly onWritten: (userId: number) => void;
+  constructor(deps: {
+    repo: MarksRepo;
+    books: BooksService;
+    /** Client ids: a mark sent again (an offline queue) is made once. */
+    writes?: ClientWrites;
+    /** A highlight or note was made or changed (Readwise pushes it). */
+    onWritten?: (userId: number) => void;
+  }) {
     this.repo = deps.repo;
     this.books = deps.books;
+    this.writes = deps.writes;
+    this.onWritten = deps.onWritten ?? (() => {});
+  }
+
+  /**
+   * Stores a new mark; with a client id, once: a repeat answers the mark the first request made, and
+   * a mark deleted since stays deleted (`alreadyDeleted`).
+   */
+  private async create(user: UserRow, clientId: string | undefined, mark: NewMark): Promise<MarkRow> {
+    if (!clientId || !this.writes) return this.repo.insert(mark);
+    const { id } = await this.writes.once(
+      user.id,
+      clientId,
+      'mark',
+      async (db) => (await new MarksRepo(db).insert(mark)).id,
+    );
+    const row = await this.repo.find(user.id, id);
+    if (!row) throw fail('alreadyDeleted');
+    return row;
   }
 
   private present(row: MarkRow, bookCode: string): Mark {
@@ -70,6 +104,7 @@ export class MarksService {
     if (!content.trim()) throw fail('annotationEmpty');
     const row = await this.repo.editAnnotation(user.id, id, content.trim());
     if (!row) throw fail('notFound');
+    this.onWritten(user.id);
     return this.present(row, await this.repo.bookCode(row.book_id));
   }
 
@@ -84,7 +119,7 @@ export class MarksService {
     if (body.page > book.page_count) throw fail('notFound', { page: body.page });
     const blockId = body.blockId ?? (await this.repo.firstBlockOfPage(book.id, body.page));
     if (!blockId) throw fail('notFound', { page: body.page });
-    const row = await this.repo.insert({
+    const row = await this.create(user, body.clientId, {
       user_id: user.id,
       book_id: book.id,
       kind: 'bookmark',
@@ -105,6 +140,7 @@ export class MarksService {
     kind: MarkKind,
     page: number,
     body: {
+      clientId?: string | undefined;
       blockId: string;
       start?: number | null | undefined;
       end?: number | null | undefined;
@@ -114,7 +150,7 @@ export class MarksService {
     },
     extra: { content?: string; color?: string | null },
   ): Promise<Mark> {
-    const row = await this.repo.insert({
+    const row = await this.create(user, body.clientId, {
       user_id: user.id,
       book_id: book.id,
       kind,
@@ -128,6 +164,7 @@ export class MarksService {
       content: extra.content ?? null,
       color: extra.color ?? null,
     });
+    this.onWritten(user.id);
     return this.present(row, book.code);
   }
 
@@ -142,25 +179,36 @@ export class MarksService {
     return rows.map((r) => this.present(r, book.code));
   }
 
-  /** All notes of a book as Markdown, chapter by chapter. */
-  async exportMarkdown(user: UserRow, code: string): Promise<{ filename: string; markdown: string }> {
+  /**
+   * All notes of a book as Markdown, chapter by chapter, labelled in the reader's interface language
+   * (the one given, else the account's, else English). Book text and notes are written as text
+   * (markdownText): an image or raw HTML in them would make a Markdown viewer fetch remote files.
+   */
+  async exportMarkdown(
+    user: UserRow,
+    code: string,
+    uiLanguage?: string,
+  ): Promise<{ filename: string; markdown: string }> {
+    const language = [uiLanguage, user.ui_language].find((l): l is UiLanguage => !!l && isUiLanguage(l));
+    const labels = exportLabels(language ?? FALLBACK_UI_LANGUAGE);
     const view = await this.books.view(user, code);
     const rows = await this.repo.forExport(user.id, view.book.id);
     const title = view.copy?.title ?? view.book.title;
     const author = view.copy?.author ?? view.book.author;
-    const lines = [`# ${title}`, '', `*${author}*`, ''];
+    const lines = [`# ${markdownText(title)}`, '', `*${markdownText(author)}*`, ''];
     let chapter = '';
     for (const row of rows) {
       if (row.chapter_title !== chapter) {
         chapter = row.chapter_title;
-        lines.push(`## ${chapter}`, '');
+        lines.push(`## ${markdownText(chapter)}`, '');
       }
-      const quote = row.quote.trim().replace(/\n+/g, ' ');
-      if (row.kind === 'bookmark') lines.push(`- 🔖 p. ${row.page}${row.content ? ` — ${row.content}` : ''}`);
+      const quote = markdownText(row.quote.trim().replace(/\n+/g, ' '));
+      const content = markdownText(row.content ?? '');
+      if (row.kind === 'bookmark') lines.push(`- 🔖 ${labels.page(row.page)}${content ? ` — ${content}` : ''}`);
       else {
         if (quote) lines.push(`> ${quote}`);
-        lines.push(`— ${row.kind}${row.color ? ` (${row.color})` : ''}, p. ${row.page}`);
-        if (row.content) lines.push('', row.content);
+        lines.push(`— ${labels.mark(row.kind, row.color, row.page)}`);
+        if (content) lines.push('', content);
       }
       lines.push('');
     }
@@ -175,49 +223,61 @@ export class MarksService {
 
   // ---------- reading positions ----------
 
+  /**
+   * Saves where the reader is. A paragraph the book has decides the page (another device opens the
+   * page it is on); one it does not have is not kept, the page is.
+   */
   async savePosition(
     user: UserRow,
-    body: { bookCode: string; page: number; blockId?: string | null | undefined; language: string },
+    body: {
+      bookCode: string;
+      page: number;
+      blockId?: string | null | undefined;
+      blockOffset?: number | null | undefined;
+      language: string;
+    },
   ): Promise<Position> {
     const view = await this.books.view(user, body.bookCode);
     const language = this.language(body.language)!;
-    const page = Math.min(body.page, Math.max(1, view.book.page_count));
-    const row = await this.repo.savePosition(user.id, view.book.id, { page, blockId: body.blockId ?? null, language });
+    const block = body.blockId ? await this.repo.block(view.book.id, body.blockId) : undefined;
+    const page = block?.page ?? Math.min(body.page, Math.max(1, view.book.page_count));
+    const row = await this.repo.savePosition(user.id, view.book.id, {
+      page,
+      blockId: block ? body.blockId! : null,
+      blockOffset: block ? (body.blockOffset ?? null) : null,
+      language,
+    });
     if (view.copy) await this.repo.touchCopy(view.copy.id);
-    return {
-      bookCode: view.book.code,
-      page: row.page,
-      blockId: row.block_id,
-      language: row.language,
-      updatedAt: row.updated_at.toISOString(),
-    };
+    return this.presentPosition(view.book.code, row);
   }
 
   async position(user: UserRow, code: string): Promise<Position | null> {
     const { book } = await this.books.view(user, code);
     const row = await this.repo.position(user.id, book.id);
-    return row
-      ? {
-          bookCode: book.code,
-          page: row.page,
-          blockId: row.block_id,
-          language: row.language,
-          updatedAt: row.updated_at.toISOString(),
-        }
-      : null;
+    return row ? this.presentPosition(book.code, row) : null;
+  }
+
+  private presentPosition(
+    bookCode: string,
+    row: { page: number; block_id: string | null; block_offset: number | null; language: string; updated_at: Date },
+  ): Position {
+    return {
+      bookCode,
+      page: row.page,
+      blockId: row.block_id,
+      blockOffset: row.block_offset,
+      language: row.language,
+      updatedAt: row.updated_at.toISOString(),
+    };
   }
 
   /** The books the user read last, with where they stopped (the New Tab's "continue reading"). */
   async recent(user: UserRow, limit = 12): Promise<(Position & { bookName: string; pageCount: number })[]> {
     const rows = await this.repo.recent(user.id, limit);
     return rows.map((r) => ({
-      bookCode: r.code,
+      ...this.presentPosition(r.code, r),
       bookName: r.copy_title ?? r.title,
       pageCount: r.page_count,
-      page: r.page,
-      blockId: r.block_id,
-      language: r.language,
-      updatedAt: r.updated_at.toISOString(),
     }));
   }
 }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, seedChineseBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
+import {
+  registerUser,
+  seedChineseBook,
+  seedPagedBook,
+  startTestApp,
+  STRONG_PASSWORD,
+  type TestApp,
+} from '../../../test/helpers.ts';
 
 describe('annotations, highlights, bookmarks and positions', () => {
   let t: TestApp;
@@ -117,6 +124,54 @@ describe('annotations, highlights, bookmarks and positions', () => {
     expect(res.body).toContain('> 女娲氏炼石补天');
     expect(res.body).toContain('开篇第一回');
     expect(res.body.indexOf('此开卷第')).toBeLessThan(res.body.indexOf('女娲氏炼石补天'));
+    // Labelled in the interface language: English for an account without one, else the one asked for.
+    expect(res.body).toContain('— Highlight (green), p. 1');
+    expect(res.body).toContain('- 🔖 p. 1');
+    const exported = async (uiLanguage: string) =>
+      (
+        await t.app.inject({
+          url: `/api/reader/notes/export?bookCode=${code}&uiLanguage=${uiLanguage}`,
+          headers: { authorization: `Bearer ${reader}` },
+        })
+      ).body;
+    const zh = await exported('zh');
+    expect(zh).toContain('— 高亮（绿色），第 1 页');
+    expect(zh).toContain('— 划线，第 1 页');
+    expect(zh).toContain('- 🔖 第 1 页');
+    expect(zh).not.toMatch(/highlight|underline|p\. 1/i);
+    expect(await exported('jp')).toContain('— ハイライト（緑）、1 ページ');
+    expect(await exported('de')).toContain('— Markierung (Grün), S. 1');
+  });
+
+  it('writes notes into the Markdown as text: no remote image, link or tag survives', async () => {
+    const hostile = [
+      '![tracker](http://evil.example/pixel.png)',
+      '<img src="http://evil.example/x.png"> <iframe src=//evil.example>',
+      '[ref]: http://evil.example/y.png',
+      '![again][ref] \\![escaped](http://evil.example/z.png) <http://evil.example/auto>',
+    ].join('\n');
+    const note = await t.call('POST', '/api/reader/annotation', {
+      token: reader,
+      body: {
+        bookCode: code,
+        blockId: 'c1-b2',
+        start: 0,
+        end: 2,
+        quote: '<b>![q](http://evil.example/q.png)',
+        content: hostile,
+      },
+    });
+    expect(note.code).toBe(0);
+    const res = await t.app.inject({
+      url: `/api/reader/notes/export?bookCode=${code}`,
+      headers: { authorization: `Bearer ${reader}` },
+    });
+    // The words are all there, as text...
+    expect(res.body).toContain('http://evil.example/pixel.png');
+    // ...but nothing a Markdown viewer would fetch or render as markup: every bracket escaped, no tag.
+    expect(res.body).not.toMatch(/(^|[^\\])(\\\\)*[[\]]/m);
+    expect(res.body).not.toMatch(/<[a-z!/]/i);
+    await t.call('DELETE', `/api/reader/annotation/${note.data.id}`, { token: reader });
   });
 
   it("deletes only the right kind of the user's own marks", async () => {
@@ -149,6 +204,43 @@ describe('annotations, highlights, bookmarks and positions', () => {
     );
     const recent = await t.call('GET', '/api/reader/recent', { token: reader });
     expect(recent.data[0]).toMatchObject({ bookCode: code, bookName: '红楼梦', page: 1, pageCount: 1 });
+  });
+
+  it('keeps the place as a paragraph and how far into it, for another device; the paragraph decides the page', async () => {
+    const paged = await seedPagedBook(t, 'reader', {
+      pages: 3,
+      paragraphsPerPage: 4,
+      text: (i, page) => `Paragraph ${i} on page ${page}, long enough to be read for a while.`,
+    });
+    // c1-b6 is the second paragraph of page 2: a page sent wrongly is corrected by it.
+    const saved = await t.call('PUT', '/api/reader/position', {
+      token: reader,
+      body: { bookCode: paged, page: 3, blockId: 'c1-b6', blockOffset: 0.375, language: 'en' },
+    });
+    expect(saved.data).toMatchObject({ page: 2, blockId: 'c1-b6', blockOffset: 0.375 });
+    // Another device of the same reader (a second session) finds the same place.
+    const elsewhere = (
+      await t.call('POST', '/api/auth/login', { body: { account: 'reader', password: STRONG_PASSWORD } })
+    ).data.token;
+    expect((await t.call('GET', `/api/reader/position?bookCode=${paged}`, { token: elsewhere })).data).toMatchObject({
+      page: 2,
+      blockId: 'c1-b6',
+      blockOffset: 0.375,
+      language: 'en',
+    });
+    // A paragraph the book does not have is not kept; the page is. Offsets outside 0..1 are refused.
+    const unknown = await t.call('PUT', '/api/reader/position', {
+      token: reader,
+      body: { bookCode: paged, page: 3, blockId: 'c9-b99', blockOffset: 0.5, language: 'en' },
+    });
+    expect(unknown.data).toMatchObject({ page: 3, blockId: null, blockOffset: null });
+    const wrong = await t.call('PUT', '/api/reader/position', {
+      token: reader,
+      body: { bookCode: paged, page: 1, blockId: 'c1-b1', blockOffset: 1.5, language: 'en' },
+    });
+    expect(wrong.data.key).toBe('badRequest');
+    // Someone else's place is their own.
+    expect((await t.call('GET', `/api/reader/position?bookCode=${paged}`, { token: other })).data).toBeNull();
   });
 
   it('keeps reader settings and tabs on the server', async () => {

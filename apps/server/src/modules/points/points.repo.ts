@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { HoldStatus } from '../../db/schema.ts';
 
@@ -195,7 +195,8 @@ export class PointsRepo {
   /**
    * Charges part of a hold (a whole-book translation paying page by page), in one statement: up to
    * `points`, never more than the hold still holds, leave the hold and the balance together and a
-   * ledger row is written with `key`. A key already in the ledger makes the statement fail on its
+   * ledger row is written with `key` (and the hold's id in its detail: the history shows a hold's rows
+   * as one line). A key already in the ledger makes the statement fail on its
    * unique index (23505) and change nothing. Undefined when the hold is no longer held or empty.
    */
   async draw(
@@ -219,7 +220,7 @@ export class PointsRepo {
       )
       INSERT INTO points_ledger (user_id, type, points, balance_before, reason, detail, idempotency_key)
       SELECT payer.id, 'expenditure', payer.take, payer.points_balance + payer.take, ${entry.reason},
-             ${JSON.stringify(entry.detail)}::jsonb, ${entry.key}
+             ${JSON.stringify({ ...entry.detail, holdId })}::jsonb, ${entry.key}
         FROM payer
       RETURNING points, balance_before - points AS balance`.execute(db);
     const row = result.rows[0];
@@ -344,42 +345,92 @@ export class PointsRepo {
   }
 }
 
-export interface LedgerRow {
+/**
+ * A line of the points history: one ledger row, or the rows of one whole-book translation (drawn
+ * from one reservation, see draw) taken together.
+ */
+export interface LedgerLine {
   id: string;
   type: 'income' | 'expenditure';
+  /** The line's points: the row's, or the sum of the group's rows. */
   points: string;
+  /** The balance before the line's first row, and after its last. */
   balance_before: string;
+  balance_after: string;
   reason: string;
+  /** The detail of the line's last row. */
   detail: Record<string, unknown> | null;
   created_at: Date;
+  /** Whether rows were taken together (a whole-book translation), and how many; their first and last page. */
+  grouped: boolean;
+  entries: string;
+  first_page: number | null;
+  last_page: number | null;
 }
 
-/** The last `days` days of a user's ledger, newest first, with the window's totals. */
+/**
+ * What takes ledger rows together in the history: the reservation they were drawn from (whole-book
+ * translations write its id into each page's row); rows of whole-book translations written before
+ * that are taken together per book and language. Every other row stands alone.
+ */
+const LINE_KEY = sql`CASE
+    WHEN detail ? 'holdId' THEN 'hold:' || (detail->>'holdId')
+    WHEN detail->>'wholeBook' = 'true' THEN 'book:' || coalesce(detail->>'bookCode', '') || ':' || coalesce(detail->>'language', '')
+    ELSE 'row:' || id::text
+  END`;
+
+/**
+ * The last `days` days of a user's ledger as history lines, newest first (a group by its last row),
+ * with the window's totals. The ledger keeps one row per page for idempotency; the history shows
+ * one line per whole-book translation.
+ */
 export async function recentLedger(
   db: Db,
   userId: number,
   options: { days: number; type?: 'income' | 'expenditure' | undefined; limit: number; offset: number },
-): Promise<{ rows: LedgerRow[]; total: number; income: number; expenditure: number }> {
-  let base = db
+): Promise<{ rows: LedgerLine[]; total: number; income: number; expenditure: number }> {
+  const since = sql<Date>`now() - make_interval(days => ${options.days})`;
+  const totals = await db
     .selectFrom('points_ledger')
     .where('user_id', '=', userId)
-    .where('created_at', '>=', sql<Date>`now() - make_interval(days => ${options.days})`);
-  const totals = await base
+    .where('created_at', '>=', since)
     .select([
       sql<string>`coalesce(sum(points) FILTER (WHERE type = 'income'), 0)`.as('income'),
       sql<string>`coalesce(sum(points) FILTER (WHERE type = 'expenditure'), 0)`.as('expenditure'),
     ])
     .executeTakeFirstOrThrow();
-  if (options.type) base = base.where('type', '=', options.type);
-  const [rows, count] = await Promise.all([
-    base
-      .select([sql<string>`id::text`.as('id'), 'type', 'points', 'balance_before', 'reason', 'detail', 'created_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(options.limit)
-      .offset(options.offset)
-      .execute(),
-    base.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n), income: Number(totals.income), expenditure: Number(totals.expenditure) };
+  const type = options.type ?? null;
+  const result = await sql<LedgerLine & { total: string }>`
+    WITH entries AS (
+      SELECT id, type, points, balance_before, reason, detail, created_at, ${LINE_KEY} AS line,
+             CASE WHEN jsonb_typeof(detail->'page') = 'number' THEN (detail->>'page')::int END AS page
+        FROM points_ledger
+       WHERE user_id = ${userId} AND created_at >= ${since} AND (${type}::text IS NULL OR type = ${type}::text)
+    ), lines AS (
+      SELECT max(id) AS last_id, type, sum(points) AS points, count(*) AS entries,
+             (array_agg(balance_before ORDER BY id))[1] AS balance_before,
+             (array_agg(balance_before - CASE WHEN type = 'income' THEN -points ELSE points END ORDER BY id DESC))[1] AS balance_after,
+             (array_agg(reason ORDER BY id DESC))[1] AS reason,
+             (array_agg(detail ORDER BY id DESC))[1] AS detail,
+             max(created_at) AS created_at, min(page) AS first_page, max(page) AS last_page,
+             bool_or(line NOT LIKE 'row:%') AS grouped
+        FROM entries GROUP BY line, type
+    )
+    SELECT last_id::text AS id, type, points::text, balance_before::text, balance_after::text, reason, detail,
+           created_at, grouped, entries::text, first_page, last_page, count(*) OVER ()::text AS total
+      FROM lines
+     ORDER BY created_at DESC, last_id DESC
+     LIMIT ${options.limit} OFFSET ${options.offset}`.execute(db);
+  const total = result.rows[0] ? Number(result.rows[0].total) : await countLines(db, userId, since, type);
+  return { rows: result.rows, total, income: Number(totals.income), expenditure: Number(totals.expenditure) };
+}
+
+/** The number of history lines (for a page past the last, where the lines' query returns none). */
+async function countLines(db: Db, userId: number, since: RawBuilder<Date>, type: string | null): Promise<number> {
+  const row = await sql<{ n: string }>`
+    SELECT count(DISTINCT (${LINE_KEY}, type))::text AS n FROM points_ledger
+     WHERE user_id = ${userId} AND created_at >= ${since} AND (${type}::text IS NULL OR type = ${type}::text)`.execute(
+    db,
+  );
+  return Number(row.rows[0]?.n ?? 0);
 }

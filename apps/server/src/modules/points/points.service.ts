@@ -354,8 +354,9 @@ export class PointsService {
 export const POINTS_HISTORY_DAYS = 30;
 
 /**
- * A page of the points history. Each row says what was bought (book title, page, language) in its
- * detail; rows written before the title was kept get the title the user sees now.
+ * A page of the points history. Each line says what was bought (book title, page, language) in its
+ * detail; rows written before the title was kept get the title the user sees now. A whole-book
+ * translation is one line: its points summed, `pages` (with `firstPage`, `lastPage`) instead of `page`.
  */
 export async function pointsHistory(
   db: Db,
@@ -375,18 +376,25 @@ export async function pointsHistory(
   const titles = await repo.bookTitles(db, user.id, [...new Set(untitled)]);
   return {
     items: ledger.rows.map((r) => {
-      const before = Number(r.balance_before);
-      const points = Number(r.points);
       const code = r.detail?.bookCode;
       const title = typeof code === 'string' && typeof r.detail?.bookTitle !== 'string' ? titles.get(code) : undefined;
+      let detail = title && r.detail ? { ...r.detail, bookTitle: title } : r.detail;
+      if (r.grouped && detail) {
+        // One line for a whole-book translation: its pages instead of one page.
+        const { page: _page, holdId: _hold, ...rest } = detail;
+        detail = { ...rest, pages: Number(r.entries), firstPage: r.first_page, lastPage: r.last_page };
+      } else if (detail && 'holdId' in detail) {
+        const { holdId: _hold, ...rest } = detail;
+        detail = rest;
+      }
       return {
         id: Number(r.id),
         type: r.type,
-        points,
-        pointsBefore: before,
-        pointsAfter: r.type === 'income' ? before + points : before - points,
+        points: Number(r.points),
+        pointsBefore: Number(r.balance_before),
+        pointsAfter: Number(r.balance_after),
         reason: r.reason,
-        detail: title && r.detail ? { ...r.detail, bookTitle: title } : r.detail,
+        detail,
         createdAt: r.created_at.toISOString(),
       };
     }),

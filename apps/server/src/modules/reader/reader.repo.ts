@@ -33,6 +33,28 @@ export class ReaderRepo {
       .execute();
   }
 
+  /** One block by its id (the unique index on book and block id). */
+  blockById(bookId: number, blockId: string): Promise<BlockRow | undefined> {
+    return this.db
+      .selectFrom('book_blocks')
+      .selectAll()
+      .where('book_id', '=', bookId)
+      .where('block_id', '=', blockId)
+      .executeTakeFirst();
+  }
+
+  /** The pages of some blocks, by block id. */
+  async pagesOf(bookId: number, blockIds: string[]): Promise<Map<string, number>> {
+    if (blockIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('book_blocks')
+      .select(['block_id', 'page'])
+      .where('book_id', '=', bookId)
+      .where('block_id', 'in', blockIds)
+      .execute();
+    return new Map(rows.map((r) => [r.block_id, r.page]));
+  }
+
   async chapterOf(bookId: number, index: number): Promise<{ idx: number; title: string } | undefined> {
     return this.db
       .selectFrom('book_chapters')

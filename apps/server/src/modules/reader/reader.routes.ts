@@ -1,8 +1,9 @@
-import { findLanguage, PageData, PageQuery } from '@yidu/shared';
+import { BlockLocation, BlockQuery, findLanguage, PageData, PageQuery } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, fail } from '../../http/errors.ts';
+import { OpenStreams } from '../../http/open-streams.ts';
 import type { Notifier } from '../../lib/notifier.ts';
 import { authOf, type Guards } from '../../plugins/auth.ts';
 import { translationTopic } from './reader.service.ts';
@@ -13,6 +14,9 @@ const HEARTBEAT_MS = 15_000;
 /** A safety net under LISTEN/NOTIFY: the stream also looks at the database this often. */
 const POLL_MS = 3_000;
 const STREAM_LIMIT_MS = 5 * 60_000;
+/** Page streams one reader may hold open in this process (all devices), and one session (see OpenStreams). */
+const STREAMS_PER_USER = 12;
+const STREAMS_PER_SESSION = 6;
 
 export const readerRoutes: FastifyPluginAsyncZod<{
   services: Services;
@@ -20,6 +24,7 @@ export const readerRoutes: FastifyPluginAsyncZod<{
   notifier: Notifier | undefined;
 }> = async (app, { services, guards, notifier }) => {
   const { reader } = services;
+  const openStreams = new OpenStreams({ perUser: STREAMS_PER_USER, perSession: STREAMS_PER_SESSION });
 
   app.get(
     '/reader/getPageData',
@@ -49,6 +54,25 @@ export const readerRoutes: FastifyPluginAsyncZod<{
   );
 
   app.get(
+    '/reader/block',
+    {
+      onRequest: guards.requireUserCached,
+      schema: {
+        tags,
+        security,
+        summary:
+          'A block of the book wherever it is (a note opened from its marker on another page), in its original, with its page and the pages of the blocks that refer to it. Its translation comes with its page (getPageData).',
+        querystring: BlockQuery,
+        response: { 200: envelopeOf(BlockLocation) },
+      },
+    },
+    async (request) => {
+      const { bookCode, language, blockId } = request.query;
+      return ok(await reader.block(authOf(request).user, bookCode, language, blockId));
+    },
+  );
+
+  app.get(
     '/reader/events',
     {
       onRequest: guards.requireUser,
@@ -62,10 +86,18 @@ export const readerRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { user } = authOf(request);
+      const { user, session } = authOf(request);
       const { bookCode, language, page, confirm } = request.query;
-      // Validates access and starts any missing work exactly like getPageData.
-      const initial = await reader.pageData(user, bookCode, language, page, { confirm });
+      const release = openStreams.open(user.id, session.id);
+      if (!release) throw fail('tooManyStreams', { retryAfter: 30 });
+      let initial;
+      try {
+        // Validates access and starts any missing work exactly like getPageData.
+        initial = await reader.pageData(user, bookCode, language, page, { confirm });
+      } catch (error) {
+        release();
+        throw error;
+      }
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -74,6 +106,9 @@ export const readerRoutes: FastifyPluginAsyncZod<{
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
+      // Sent now: a page whose blocks are all pending writes nothing until its first event, and the
+      // client would not know the stream is open until then.
+      raw.flushHeaders();
       const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       // The status each block has as the client knows it from this stream. A failed block is not the
       // end: its automatic retry (or one after an engine change) sends it again as pending, then done.
@@ -92,7 +127,7 @@ export const readerRoutes: FastifyPluginAsyncZod<{
       const finished = () => [...known.values()].every((status) => status === 'done');
       let closed = false;
       let checking: Promise<void> | undefined;
-      const cleanup: (() => void)[] = [];
+      const cleanup: (() => void)[] = [release];
       const finish = () => {
         if (closed) return;
         closed = true;
@@ -121,6 +156,8 @@ export const readerRoutes: FastifyPluginAsyncZod<{
           }
         })());
 
+      // Whatever happens from here on, a closed connection gives its place back.
+      raw.on('close', finish);
       if (finished()) {
         send('complete', { charge: initial.charge });
         finish();
@@ -138,7 +175,6 @@ export const readerRoutes: FastifyPluginAsyncZod<{
         () => clearInterval(heartbeat),
         () => clearTimeout(limit),
       );
-      raw.on('close', finish);
       void check();
     },
   );

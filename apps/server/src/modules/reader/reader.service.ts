@@ -1,4 +1,4 @@
-import { findLanguage, type PageBlock, type PageData, type ReadingLanguage } from '@yidu/shared';
+import { findLanguage, type BlockLocation, type PageBlock, type PageData, type ReadingLanguage } from '@yidu/shared';
 import type { BookRow, UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -299,6 +299,37 @@ export class ReaderService {
     return out;
   }
 
+  /**
+   * A block wherever it is in the book (a note on another page or in another file), in its original,
+   * with its page and the pages of the blocks that refer to it. Free, like the original text: its
+   * translation comes with its page, paid for as any page.
+   */
+  async block(user: UserRow, code: string, language: string, blockId: string): Promise<BlockLocation> {
+    const { book } = await this.d.books.viewCached(user, code);
+    const target = findLanguage(language);
+    if (!target) throw fail('noSuchLanguage');
+    if (book.status !== 'ready') throw fail('notFound');
+    const block = await this.repo.blockById(book.id, blockId);
+    if (!block) throw fail('notFound');
+    // A note has few markers; a block cited from everywhere answers its first places only.
+    const refs = (block.referenced_by ?? []).slice(0, 50);
+    const [chapter, pages] = await Promise.all([
+      this.repo.chapterOf(book.id, block.chapter_idx),
+      this.repo.pagesOf(book.id, refs),
+    ]);
+    return {
+      id: block.block_id,
+      page: block.page,
+      chapter: { index: chapter?.idx ?? block.chapter_idx, title: chapter?.title ?? '' },
+      type: block.type,
+      text: block.text,
+      html: block.html,
+      noteLabel: block.note_label,
+      referencedBy: refs.flatMap((id) => (pages.has(id) ? [{ id, page: pages.get(id)! }] : [])),
+      translated: book.original_language !== target.code,
+    };
+  }
+
   private present(
     block: BlockRow,
     row: TranslationRow | undefined,
@@ -317,6 +348,7 @@ export class ReaderService {
       imageUrl: block.image_id ? (images.get(block.image_id) ?? null) : null,
       noteLabel: block.note_label,
       noteRefs: block.note_refs,
+      referencedBy: block.referenced_by,
       pdfPage: block.pdf_page,
       pdfRegions: block.pdf_regions,
     };

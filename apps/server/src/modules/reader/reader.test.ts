@@ -4,7 +4,15 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
-import { CORPUS, pollStage, registerUser, startTestApp, uploadFile, type TestApp } from '../../../test/helpers.ts';
+import {
+  CORPUS,
+  pollStage,
+  registerUser,
+  startTestApp,
+  STRONG_PASSWORD,
+  uploadFile,
+  type TestApp,
+} from '../../../test/helpers.ts';
 import { PointsService } from '../points/points.service.ts';
 
 const translateCalls = (fake: FakeMicrosoft) =>
@@ -108,9 +116,16 @@ describe('reading a translated page', () => {
   it('serves a second reader of the public book from memory: zero engine calls, the cached price', async () => {
     const url = `/api/reader/getPageData?bookCode=${code}&language=zh&page=2`;
     await readWholePage(t, alice, url);
-    const before = translateCalls(fake);
+    const before = fake.calls.length;
     const res = await readWholePage(t, bob, url);
-    expect(translateCalls(fake)).toBe(before);
+    // Alice's reading prepares page 3 ahead meanwhile: only calls carrying page 2's text count here.
+    const texts = res.data.blocks.map((b: { text: string }) => JSON.stringify(b.text).slice(1, -1).slice(0, 40));
+    const carriesThisPage = (c: (typeof fake.calls)[number]) =>
+      c.path.startsWith('/translate') &&
+      !c.path.startsWith('/translate/auth') &&
+      texts.some((text: string) => c.body.includes(text));
+    expect(fake.calls.slice(0, before).filter(carriesThisPage).length).toBeGreaterThan(0); // Alice's, when first read
+    expect(fake.calls.slice(before).filter(carriesThisPage)).toEqual([]);
     const chars = res.data.blocks.reduce((n: number, b: { text: string }) => n + b.text.length, 0);
     expect(res.data.charge).toEqual({ points: Math.ceil((chars * 1) / 1000), charged: true });
   });
@@ -262,6 +277,62 @@ describe('reading a translated page', () => {
       (await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=0`, { token: alice })).data.key,
     ).toBe('badRequest');
     expect((await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=1`)).status).toBe(401);
+  });
+
+  it('caps the page streams one reader holds open, and gives a place back when one closes', async () => {
+    const port = (t.app.server.address() as { port: number }).port;
+    // Slow enough that no stream ends by itself while the test looks at them (last in the file: the
+    // slow batches it leaves behind would hold up the next test's pages).
+    fake.setBehaviour({ latencyMs: 8_000 });
+    const open = (token: string) =>
+      new Promise<{ status: number; key?: string; close: () => void }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/reader/events?bookCode=${code}&language=de&page=5`,
+            headers: { authorization: `Bearer ${token}` },
+          },
+          (res) => {
+            if (res.statusCode !== 200) {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () =>
+                resolve({ status: res.statusCode!, key: JSON.parse(text).data.key, close: () => {} }),
+              );
+            } else resolve({ status: 200, close: () => req.destroy() });
+          },
+        );
+        req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+        req.end();
+      });
+    const reader = await registerUser(t, 'streamer');
+    try {
+      const streams = await Promise.all(Array.from({ length: 20 }, () => open(reader)));
+      expect(streams.filter((s) => s.status === 200)).toHaveLength(6);
+      expect(streams.filter((s) => s.status === 429).every((s) => s.key === 'tooManyStreams')).toBe(true);
+      expect(streams.filter((s) => s.status === 429)).toHaveLength(14);
+      // The same reader on another device has its own places, up to the reader's cap of 12.
+      const login = await t.call('POST', '/api/auth/login', {
+        body: { account: 'streamer', password: STRONG_PASSWORD },
+      });
+      const other = await Promise.all(Array.from({ length: 8 }, () => open(login.data.token)));
+      expect(other.filter((s) => s.status === 200)).toHaveLength(6);
+      // Closed streams give their places back.
+      for (const s of [...streams, ...other]) s.close();
+      const deadline = Date.now() + 10_000;
+      let again = await open(reader);
+      while (again.status !== 200 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        again = await open(reader);
+      }
+      expect(again.status).toBe(200);
+      again.close();
+      // Other calls were answered all along.
+      expect((await t.call('GET', '/api/health')).status).toBe(200);
+    } finally {
+      fake.setBehaviour({});
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { AI_MODEL_USES } from '@yidu/shared';
+import { AI_MODEL_USES, isHttpUrl } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../context.ts';
@@ -50,8 +50,8 @@ const HttpUrl = z
   .string()
   .trim()
   .max(500)
-  .url()
-  .refine((v) => /^https?:$/.test(new URL(v).protocol), { message: 'must be an http(s) URL' });
+  // isHttpUrl never throws: zod runs a refinement even when .url() has failed.
+  .refine(isHttpUrl, { message: 'must be an http(s) URL' });
 const AiModelBody = z.object({
   baseUrl: HttpUrl,
   model: z.string().trim().min(1).max(200),

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { EngineSettingsTable } from '../../db/schema.ts';
+import { lockUntilCommit } from '../../db/locks.ts';
 
 export type EngineSettingsRow = Selectable<EngineSettingsTable>;
 export type NewEngineSettings = Insertable<EngineSettingsTable>;
@@ -22,9 +23,13 @@ export class EnginesRepo {
     return (await this.db.selectFrom('engine_settings').select('name').limit(1).executeTakeFirst()) !== undefined;
   }
 
-  /** Replaces the whole list in one transaction: no process ever reads it half written. */
+  /**
+   * Replaces the whole list in one transaction: no process ever reads it half written, and saves at
+   * once take turns (each would otherwise insert over rows the other wrote).
+   */
   async replaceAll(rows: NewEngineSettings[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await lockUntilCommit(trx, 'engineSettings');
       await trx.deleteFrom('engine_settings').execute();
       await trx.insertInto('engine_settings').values(rows).execute();
     });

@@ -11,4 +11,31 @@ describe('names found without a model', () => {
     ];
     expect(frequentNames(texts)).toEqual(['Elizabeth', 'Mr. Darcy', 'Jane Bennet']);
   });
+
+  it('keeps O’-, D’- and Mc-names whole, and runs of titles with their name', () => {
+    const texts = [
+      'He cheered for Daniel O’Connell and for D’Arcy, and young McCarthy cheered too.',
+      'Crowds followed Daniel O’Connell; D’Arcy and McCarthy came later.',
+      'It was Daniel O’Connell, not D’Arcy, whom McCarthy admired. So said Lord St. Simon.',
+      'They wrote to Lord St. Simon, and Lord St. Simon answered.',
+    ];
+    const names = frequentNames(texts);
+    expect(names).toEqual(expect.arrayContaining(['Daniel O’Connell', 'D’Arcy', 'McCarthy', 'Lord St. Simon']));
+    // No fragments of them.
+    expect(names.filter((n) => /O’$|^Connell|^Arcy|^Carthy|^Lord St$/.test(n))).toEqual([]);
+  });
+
+  it('leaves out honorifics alone, parts of the book and common words written with a capital', () => {
+    const texts = [
+      'He gave it to the Mrs. and left. “Is it the Mrs?” asked Mr. Bloom of Mrs Breen.',
+      'Later Mr. Bloom met Mrs Breen again, and the Mrs. smiled; it was in the Book, he said.',
+      'Mr. Bloom said the Mrs. knew, and Mrs Breen read the Book, a book of the Chapter and its Illustration.',
+      'The Book says so, a book she had, the book of books; see Chapter and Illustration, and her Ladyship.',
+      'A book, a good book, every book; the Chapter and the Illustration; her Ladyship and her Ladyship.',
+      'So it was that Mr. Bloom walked home.',
+    ];
+    const names = frequentNames(texts);
+    expect(names).toEqual(expect.arrayContaining(['Mr. Bloom', 'Mrs Breen']));
+    for (const word of ['Mrs', 'Book', 'Chapter', 'Illustration', 'Ladyship']) expect(names).not.toContain(word);
+  });
 });

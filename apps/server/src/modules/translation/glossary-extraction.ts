@@ -23,25 +23,49 @@ const MAX_NAMES = 40;
 /** Seen at least this often inside sentences before it counts as a name. */
 const MIN_NAME_COUNT = 3;
 
-/** Honorifics that belong to the name that follows ("Mr. Darcy"). */
-const HONORIFICS = '(?:Mr|Mrs|Ms|Miss|Dr|St|Sir|Lady|Lord|Captain|Colonel|Madame|Monsieur|Herr|Frau|Don|Doña)';
+/** Honorifics and titles that belong to the name that follows ("Mr. Darcy"); alone they name nobody. */
+const HONORIFICS =
+  '(?:Mr|Mrs|Ms|Miss|Mx|Dr|St|Sir|Dame|Lady|Lord|Captain|Capt|Colonel|Col|General|Major|Rev|Father|Madame|Mme|Monsieur|Mlle|Herr|Frau|Don|Doña|Señor|Señora)';
 const HONORIFIC = String.raw`${HONORIFICS}\.?\s+`;
 const HONORIFIC_WORD = new RegExp(String.raw`^${HONORIFICS}\.?$`);
-const WORD = String.raw`\p{Lu}[\p{Ll}\p{M}'’-]+`;
-const NAME = new RegExp(String.raw`(?:${HONORIFIC})?${WORD}(?:\s+${WORD}){0,2}`, 'gu');
+/**
+ * A capitalised word: an O’/D’/L’ or Mc/Mac prefix glued to a capital (O’Connell, D’Arcy, McCarthy),
+ * then lower-case letters, and further parts after an apostrophe or hyphen (Mary-Anne, Elizabeth’s).
+ */
+const WORD = String.raw`(?:\p{Lu}['’](?=\p{Lu})|Ma?c(?=\p{Lu}))?\p{Lu}[\p{Ll}\p{M}]+(?:['’-]\p{L}[\p{Ll}\p{M}]*)*`;
+/**
+ * Up to two honorifics ("Lord St. Simon"), then a run of up to three capitalised words; an honorific
+ * inside a run starts the next name ("Later Mr. Bloom": "Later", then "Mr. Bloom").
+ */
+const NAME = new RegExp(String.raw`(?:${HONORIFIC}){0,2}${WORD}(?:\s+(?!${HONORIFICS}\b)${WORD}){0,2}`, 'gu');
+/**
+ * Never a name alone: words that name a part of a book or its furniture, capitalised in headings and
+ * captions, and forms of address ("her Ladyship").
+ */
+const NOT_NAMES = new Set(
+  'Book Books Chapter Part Volume Section Contents Preface Foreword Introduction Prologue Epilogue Appendix Index Illustration Illustrations Figure Table Page Note Notes Footnote Copyright Title Author Editor Translator Glossary Canto Act Scene Ladyship Lordship Majesty Highness Excellency'.split(
+    ' ',
+  ),
+);
+/** Words in lower case, counted to tell a common word written with a capital ("Book") from a name. */
+const LOWER_WORD = /(?<![\p{L}\p{M}])\p{Ll}[\p{Ll}\p{M}]*/gu;
 /** A capital after these starts a sentence (or a quotation): it says nothing about a name. */
-const SENTENCE_START = /(?:^|[.!?:"“”‘'«»—–(]\s*)$/u;
+const SENTENCE_START = /(?:^|[.!?:"“”‘'«»—–([]\s*)$/u;
 
 /**
  * The names of a book in a Latin, Cyrillic or Greek script, without a model: capitalised words (and
  * runs of up to three, with an honorific) seen at least three times inside sentences and there more
- * often than at their starts. Most frequent first.
+ * often than at their starts. Left out: an honorific or title alone ("Mrs"), a word naming a part of
+ * the book ("Chapter", "Illustration") or a form of address ("Ladyship"), and a single word the text also writes in lower case at least
+ * as often (a common word capitalised where it opens a heading or a title: "Book"). Most frequent first.
  */
 export function frequentNames(texts: readonly string[], max = MAX_NAMES): string[] {
   const inside = new Map<string, number>();
   const atStart = new Map<string, number>();
+  const lower = new Map<string, number>();
   const count = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
   for (const text of texts) {
+    for (const match of text.matchAll(LOWER_WORD)) count(lower, match[0]);
     for (const match of text.matchAll(NAME)) {
       // "Elizabeth's" is Elizabeth.
       const name = match[0].replace(/\s+/g, ' ').replace(/['’]s$/, '');
@@ -59,8 +83,17 @@ export function frequentNames(texts: readonly string[], max = MAX_NAMES): string
       }
     }
   }
+  const common = (name: string, n: number) =>
+    !name.includes(' ') && (NOT_NAMES.has(name) || (lower.get(name.toLowerCase()) ?? 0) >= n);
   return [...inside.entries()]
-    .filter(([name, n]) => n >= MIN_NAME_COUNT && n > (atStart.get(name) ?? 0) && [...name].length > 2)
+    .filter(
+      ([name, n]) =>
+        n >= MIN_NAME_COUNT &&
+        n > (atStart.get(name) ?? 0) &&
+        [...name].length > 2 &&
+        !HONORIFIC_WORD.test(name) &&
+        !common(name, n),
+    )
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, max)
     .map(([name]) => name);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { GlossaryOrigin } from '../../db/schema.ts';
+import { lockUntilCommit } from '../../db/locks.ts';
 
 /** A suggestion as the panel shows it: its fields and who made it. */
 const SUGGESTION_COLUMNS = [
@@ -83,9 +84,13 @@ export class GlossaryRepo {
       .execute();
   }
 
-  /** Replaces the glossary of a language and bumps the book's glossary version. */
+  /**
+   * Replaces the glossary of a language and bumps the book's glossary version. Saves of the same
+   * glossary take turns (a double click sent two): the second replaces the first's rows.
+   */
   async replace(bookId: number, lang: string, entries: EntryRow[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await lockUntilCommit(trx, `glossary:${bookId}:${lang}`);
       await trx.deleteFrom('book_glossary').where('book_id', '=', bookId).where('target_lang', '=', lang).execute();
       if (entries.length > 0) {
         await trx

@@ -14,6 +14,7 @@ import { PAGES_TOPIC, translationTopic } from '../reader/page-translator.ts';
 import type { GlossaryService } from './glossary.service.ts';
 import { paragraphSource } from './glossary.service.ts';
 import { ReportsRepo, type ReportRow } from './reports.repo.ts';
+import { translateByLines } from '../../engines/translation/lines.ts';
 import { cleanTranslation, glossaryKeyOf, sourceHash, type TranslationService } from './translation.service.ts';
 
 const present = (row: ReportRow, blockId: string): TranslationReport => ({
@@ -74,7 +75,8 @@ export class TranslationReports {
     const source = paragraphSource(paragraph);
     let translation: string;
     try {
-      const out = await new TranslationChain([engine], { logger: this.d.logger }).translate({
+      // Verse goes line by line, as everywhere (lines.ts).
+      const out = await translateByLines(new TranslationChain([engine], { logger: this.d.logger }), {
         texts: [source],
         from,
         to: lang as LanguageCode,

@@ -4,6 +4,7 @@ import {
   GlossaryEntry,
   RetranslationQuote,
   TranslationReport,
+  INT4_MAX,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -206,7 +207,7 @@ export const translationRoutes: FastifyPluginAsyncZod<{ services: Services; guar
         security,
         summary: 'Reports of wrong translations, newest first, with both translations and what the reader kept',
         querystring: z.object({
-          page: z.coerce.number().int().min(1).default(1),
+          page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
           pageSize: z.coerce.number().int().min(1).max(100).default(20),
         }),
         response: { 200: envelopeOf(AdminTranslationReportPage) },

@@ -8,6 +8,7 @@ import { TranslationChain } from '../../engines/translation/resilient.ts';
 import type { EngineName, GlossaryTerm, TranslationEngine } from '../../engines/translation/types.ts';
 import { glossaryKey, termsIn } from '../../engines/translation/glossary-terms.ts';
 import { EngineError } from '../../engines/translation/errors.ts';
+import { translateByLines } from '../../engines/translation/lines.ts';
 import { fail } from '../../http/errors.ts';
 import { memoryHits, translatedSegments, translationFailures } from '../../lib/metrics.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -34,8 +35,15 @@ export interface TranslateOptions {
 export const glossaryKeyOf = (text: string, glossary: readonly GlossaryTerm[] | undefined) =>
   glossaryKey(termsIn(text, glossary));
 
-/** Same text, same key: whitespace differences do not make a new memory entry. */
-export const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/**
+ * Same text, same key: differences of spacing do not make a new memory entry, line breaks do (the
+ * lines of a poem are not a paragraph of prose, and are translated line by line).
+ */
+export const normalise = (text: string): string =>
+  text
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .trim();
 export const sourceHash = (text: string): string => createHash('sha256').update(normalise(text)).digest('hex');
 
 /** What a translation may contain: the inline markup the parsers produce, nothing an engine could add. */
@@ -202,19 +210,18 @@ export class TranslationService {
     const missing = texts.map((t, i) => ({ t, i })).filter(({ i }) => results[i] === undefined);
     if (texts.length > missing.length) memoryHits({}, texts.length - missing.length);
     if (missing.length > 0) {
-      const output = await this.chainFor(options.preferred)
-        .translate({
-          texts: missing.map((m) => m.t),
-          from,
-          to,
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.glossary?.length ? { glossary: options.glossary } : {}),
-          ...(options.summary ? { summary: options.summary } : {}),
-        })
-        .catch((error: unknown) => {
-          translationFailures({ kind: error instanceof EngineError ? error.kind : 'other' });
-          throw error;
-        });
+      // A text with line breaks goes line by line (lines.ts): every engine gives back its lines.
+      const output = await translateByLines(this.chainFor(options.preferred), {
+        texts: missing.map((m) => m.t),
+        from,
+        to,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.glossary?.length ? { glossary: options.glossary } : {}),
+        ...(options.summary ? { summary: options.summary } : {}),
+      }).catch((error: unknown) => {
+        translationFailures({ kind: error instanceof EngineError ? error.kind : 'other' });
+        throw error;
+      });
       for (const source of output.sources) translatedSegments({ engine: source.engine });
       const fresh = missing.map((m, k) => ({
         source: m.t,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AccessEvents } from '../../lib/access-events.ts';
 import type { Db } from '../../db/client.ts';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
+import { lockUntilCommit } from '../../db/locks.ts';
 
 /** The only place with SQL about users. */
 export class UsersRepo {
@@ -19,7 +20,8 @@ export class UsersRepo {
 
   /** Finds the user a person means when they type `login`: their account, email or phone. */
   findByLogin(login: string): Promise<UserRow | undefined> {
-    const lower = login.trim().toLowerCase();
+    // Accounts are stored in NFKC: the full-width ａｌｉｃｅ typed on a phone is alice.
+    const lower = login.normalize('NFKC').trim().toLowerCase();
     return (
       this.db
         .selectFrom('users')
@@ -61,6 +63,35 @@ export class UsersRepo {
 
   findByInviteCode(code: string): Promise<Pick<UserRow, 'id' | 'status'> | undefined> {
     return this.db.selectFrom('users').select(['id', 'status']).where('invite_code', '=', code).executeTakeFirst();
+  }
+
+  /**
+   * `name` if no user has it (compared as the unique index does, without case), else the first of
+   * name2, name3… that is free. Inside the caller's transaction, under a lock of the name that it
+   * holds until it commits: registrations wanting the same name take turns, each seeing the last.
+   */
+  async freeUsername(trx: Db, name: string): Promise<string> {
+    const base = name.slice(0, 36);
+    await lockUntilCommit(trx, `username:${base.toLowerCase()}`);
+    const rows = await trx
+      .selectFrom('users')
+      .select(sql<string>`lower(username)`.as('taken'))
+      .where(sql`lower(username)`, 'like', `${base.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`)
+      .execute();
+    const taken = new Set(rows.map((r) => r.taken));
+    if (!taken.has(base.toLowerCase())) return base;
+    for (let n = 2; ; n += 1) if (!taken.has(`${base}${n}`.toLowerCase())) return `${base}${n}`;
+  }
+
+  /** Whether another user than `exceptUserId` has this username (without case). */
+  async usernameTaken(username: string, exceptUserId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where(sql`lower(username)`, '=', username.toLowerCase())
+      .where('id', '!=', exceptUserId)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async inviteCodeTaken(code: string): Promise<boolean> {

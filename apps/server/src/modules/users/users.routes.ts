@@ -7,6 +7,7 @@ import {
   UpdateUserinfoBody,
   UserInfo,
   VeteranResult,
+  INT4_MAX,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -177,7 +178,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Gu
         tags,
         security,
         summary: 'Sign one session out',
-        params: z.object({ id: z.coerce.number().int().min(1) }),
+        params: z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) }),
         response: { 200: EmptyEnvelope },
       },
     },

@@ -1,5 +1,6 @@
 import {
   findLanguage,
+  normalizeName,
   ReaderSettings,
   TabsState,
   type UpdateUserinfoBody,
@@ -17,6 +18,7 @@ import type { Logger } from '../../lib/logger.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { Authenticated, AuthService } from '../auth/auth.service.ts';
 import type { UsersRepo } from './users.repo.ts';
+import { assertFitName } from './fit-name.ts';
 import { toUserInfo, type AvatarUrl } from './users.presenter.ts';
 
 /** The current user's own record: reading it, changing it, the language and the password. */
@@ -106,15 +108,29 @@ export class UsersService {
     if (body.translationEngine && !this.enabledEngines().includes(body.translationEngine)) {
       throw fail('badRequest', { reason: 'engineNotEnabled', engines: this.enabledEngines() });
     }
-    const updated = await this.usersRepo.update(auth.user.id, {
-      ...(body.translationEngine !== undefined ? { translation_engine: body.translationEngine } : {}),
-      ...(body.showNameOnShares !== undefined ? { show_name_on_shares: body.showNameOnShares } : {}),
-      ...(body.username !== undefined ? { username: body.username } : {}),
-      ...(body.nickname !== undefined ? { nickname: body.nickname || null } : {}),
-      ...(commonLanguages ? { common_languages: commonLanguages } : {}),
-      ...(body.defaultSharePublic !== undefined ? { default_share_public: body.defaultSharePublic } : {}),
-      ...(body.deductMode !== undefined ? { deduct_mode: body.deductMode } : {}),
-    });
+    let username: string | undefined;
+    if (body.username !== undefined) {
+      username = normalizeName(body.username);
+      assertFitName(username, { allowReserved: auth.user.role === 'admin' });
+      if (await this.usersRepo.usernameTaken(username, auth.user.id)) throw fail('usernameTaken');
+    }
+    const nickname = body.nickname === undefined ? undefined : normalizeName(body.nickname ?? '') || null;
+    if (nickname) assertFitName(nickname, { allowReserved: auth.user.role === 'admin' });
+    const updated = await this.usersRepo
+      .update(auth.user.id, {
+        ...(body.translationEngine !== undefined ? { translation_engine: body.translationEngine } : {}),
+        ...(body.showNameOnShares !== undefined ? { show_name_on_shares: body.showNameOnShares } : {}),
+        ...(username !== undefined ? { username } : {}),
+        ...(nickname !== undefined ? { nickname } : {}),
+        ...(commonLanguages ? { common_languages: commonLanguages } : {}),
+        ...(body.defaultSharePublic !== undefined ? { default_share_public: body.defaultSharePublic } : {}),
+        ...(body.deductMode !== undefined ? { deduct_mode: body.deductMode } : {}),
+      })
+      .catch((error: unknown) => {
+        // Another reader took the name a moment ago: the unique index decided.
+        if ((error as { constraint?: string }).constraint === 'users_username_key') throw fail('usernameTaken');
+        throw error;
+      });
     return toUserInfo(updated!, this.avatarUrl);
   }
 

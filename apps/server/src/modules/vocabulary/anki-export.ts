@@ -6,7 +6,9 @@
  * without a byte-order mark. The first lines are Anki's file headers (Anki 2.1.55+ reads them and
  * maps the columns to the note type's fields of the same name — Front and Back of the Basic type — and
  * takes the tags from their column; older versions skip lines starting with '#'). A byte-order mark
- * would hide the headers from Anki, so there is none.
+ * would hide the headers from Anki, so there is none. A cell that a spreadsheet would run as a
+ * formula (=, +, -, @…) starts with an apostrophe instead, as OWASP advises: the file is also opened
+ * in spreadsheets, and its Book column carries titles other people chose.
  *
  * Why no .apkg: the npm package that writes one (anki-apkg-export) builds the collection with sql.js
  * 0.5 of 2016 and Anki's legacy schema and is no longer maintained; Anki imports these files as well.
@@ -27,6 +29,18 @@ export interface ExportWord {
 export type ExportFormat = 'csv' | 'tsv';
 
 export const EXPORT_COLUMNS = ['Front', 'Back', 'Sentence', 'Book', 'Tags'] as const;
+
+/**
+ * Characters that make a spreadsheet read a cell as a formula when they open it (OWASP's CSV
+ * injection list, with the full-width forms that some locales' spreadsheets also accept). A word, a
+ * sentence or a public book's title chosen by its uploader may start with one.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** A cell a spreadsheet shows as text: one that would start a formula gets a leading apostrophe. */
+export function neutraliseFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
 
 /** Quotes a field when the format needs it to survive the trip. */
 export function quoteField(value: string, separator: string): string {
@@ -64,7 +78,7 @@ export function exportVocabulary(words: ExportWord[], format: ExportFormat): str
       w.chapterTitle ? `${w.bookTitle} · ${w.chapterTitle}` : w.bookTitle,
       ['yidu', tag(w.bookTitle)].filter(Boolean).join(' '),
     ]
-      .map((field) => quoteField(field, separator))
+      .map((field) => quoteField(neutraliseFormula(field), separator))
       .join(separator),
   );
   return [...headers, ...rows].map((line) => `${line}\r\n`).join('');

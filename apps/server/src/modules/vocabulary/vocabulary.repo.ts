@@ -138,6 +138,40 @@ export class VocabularyRepo {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Words with their paragraph and its finished translation into the word's language (Anki cards). */
+  async withParagraphs(
+    userId: number,
+    filter: { bookCode?: string | undefined; unsent?: boolean | undefined; limit: number },
+  ): Promise<(WordRow & { paragraph: string | null; translation: string | null })[]> {
+    let query = this.selectWords(userId)
+      .leftJoin('book_blocks as bb', (j) =>
+        j.onRef('bb.book_id', '=', 'w.book_id').onRef('bb.block_id', '=', 'w.block_id'),
+      )
+      .leftJoin('book_translations as t', (j) =>
+        j
+          .onRef('t.book_id', '=', 'bb.book_id')
+          .onRef('t.seq', '=', 'bb.seq')
+          .onRef('t.target_lang', '=', 'w.target_lang')
+          .on('t.status', '=', 'done'),
+      )
+      .select(['bb.text as paragraph', 't.translation']);
+    if (filter.bookCode !== undefined) query = query.where('b.code', '=', filter.bookCode);
+    if (filter.unsent) query = query.where('w.anki_sent_at', 'is', null);
+    return query.orderBy('w.created_at').orderBy('w.id').limit(filter.limit).execute();
+  }
+
+  /** Records that these words went to Anki (the first time only); answers how many were new. */
+  async markSentToAnki(userId: number, ids: number[]): Promise<number> {
+    const result = await this.db
+      .updateTable('vocabulary_words')
+      .set({ anki_sent_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids.map(String))
+      .where('anki_sent_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** The page of a block and the title of its chapter, or undefined when the book has no such block. */
   async blockPlace(bookId: number, blockId: string): Promise<{ page: number; chapterTitle: string } | undefined> {
     const row = await this.db

@@ -1,4 +1,7 @@
 import {
+  AnkiSentBody,
+  AnkiWord,
+  AnkiWordsQuery,
   EditWordBody,
   VocabularyExportQuery,
   LookupBody,
@@ -8,6 +11,7 @@ import {
   VocabularyPage,
   VocabularyQuery,
   VocabularyWord,
+  INT4_MAX,
 } from '@yidu/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +21,7 @@ import { authOf, type Guards } from '../../plugins/auth.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['vocabulary'];
-const Id = z.object({ id: z.coerce.number().int().min(1) });
+const Id = z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) });
 
 export const vocabularyRoutes: FastifyPluginAsyncZod<{ services: Services; guards: Guards }> = async (
   app,
@@ -90,6 +94,33 @@ export const vocabularyRoutes: FastifyPluginAsyncZod<{ services: Services; guard
         )
         .send(file.body);
     },
+  );
+  app.get(
+    '/vocabulary/anki',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Saved words as Anki notes take them (the browser sends them to AnkiConnect): the word's place in its sentence and the sentence's translation, where the reader has it",
+        querystring: AnkiWordsQuery,
+        response: { 200: envelopeOf(z.array(AnkiWord)) },
+      },
+    },
+    async (request) => ok(await vocabulary.ankiWords(authOf(request).user, request.query)),
+  );
+  app.post(
+    '/vocabulary/anki/sent',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Remember that these words were sent to Anki (every device of the reader then knows)',
+        body: AnkiSentBody,
+        response: { 200: envelopeOf(z.object({ marked: z.number() })) },
+      },
+    },
+    async (request) => ok(await vocabulary.markSentToAnki(authOf(request).user, request.body.ids)),
   );
   app.put(
     '/vocabulary/:id',

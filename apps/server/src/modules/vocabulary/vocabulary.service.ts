@@ -1,5 +1,6 @@
 import {
   findLanguage,
+  type AnkiWord,
   type ReviewResult,
   type SaveWordBody,
   type VocabularyPage,
@@ -11,7 +12,11 @@ import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import type { BooksService } from '../books/books.service.ts';
+import { ClientWrites } from '../offline/client-writes.repo.ts';
 import { exportVocabulary, type ExportFormat } from './anki-export.ts';
+import { sentenceTranslation, wordInSentence } from './anki-notes.ts';
+import type { PointsService } from '../points/points.service.ts';
+import { pageChargeKey } from '../reader/page-charges.ts';
 import { nextReview } from './review-schedule.ts';
 import { VocabularyRepo, type WordRow } from './vocabulary.repo.ts';
 
@@ -43,6 +48,7 @@ const present = (row: WordRow): VocabularyWord => ({
   lapses: row.lapses,
   lastReviewedAt: row.last_reviewed_at?.toISOString() ?? null,
   createdAt: row.created_at.toISOString(),
+  ankiSentAt: row.anki_sent_at?.toISOString() ?? null,
 });
 
 /**
@@ -54,8 +60,12 @@ export class VocabularyService {
   private readonly repo: VocabularyRepo;
   private readonly books: BooksService;
   private readonly now: () => Date;
-  constructor(deps: { db: Db; books: BooksService; now?: () => Date }) {
+  private readonly writes: ClientWrites;
+  private readonly points: PointsService | undefined;
+  constructor(deps: { db: Db; books: BooksService; points?: PointsService; now?: () => Date }) {
+    this.points = deps.points;
     this.repo = new VocabularyRepo(deps.db);
+    this.writes = new ClientWrites(deps.db);
     this.books = deps.books;
     this.now = deps.now ?? (() => new Date());
   }
@@ -69,7 +79,7 @@ export class VocabularyService {
     const start = body.start ?? null;
     const end = body.end ?? null;
     if (start !== null && end !== null && start > end) throw fail('badRequest', { reason: 'startAfterEnd' });
-    const { id } = await this.repo.insertOnce({
+    const word = {
       user_id: user.id,
       book_id: view.book.id,
       book_title: view.copy?.title ?? view.book.title,
@@ -90,8 +100,18 @@ export class VocabularyService {
       start_offset: start,
       end_offset: end,
       due_at: this.now(),
-    });
-    return this.get(user, Number(id));
+    };
+    if (!body.clientId) return this.get(user, Number((await this.repo.insertOnce(word)).id));
+    // Sent again by an offline queue: saved once; deleted since, it stays deleted.
+    const { id } = await this.writes.once(
+      user.id,
+      body.clientId,
+      'word',
+      async (db) => (await new VocabularyRepo(db).insertOnce(word)).id,
+    );
+    const row = await this.repo.find(user.id, id);
+    if (!row) throw fail('alreadyDeleted');
+    return present(row);
   }
 
   async get(user: UserRow, id: number): Promise<VocabularyWord> {
@@ -143,6 +163,49 @@ export class VocabularyService {
       last_reviewed_at: next.lastReviewedAt,
     });
     return this.get(user, id);
+  }
+
+  /**
+   * Words as Anki notes take them (sent by the reader's browser through AnkiConnect): with the word's
+   * place in its sentence and the sentence's translation — only where the reader may read the
+   * paragraph's translation (its page paid for, or free), so a card never gives a translation away.
+   */
+  async ankiWords(
+    user: UserRow,
+    query: { bookCode?: string | undefined; unsent?: boolean | undefined; limit: number },
+  ): Promise<AnkiWord[]> {
+    const rows = await this.repo.withParagraphs(user.id, query);
+    const key = (r: (typeof rows)[number]) => pageChargeKey(r.book_id ?? 0, r.target_lang, r.page);
+    const [charged, prices] = this.points
+      ? await Promise.all([this.points.chargedKeys(user.id, [...new Set(rows.map(key))]), this.points.prices()])
+      : [new Set<string>(), { translation: 1, translationCached: 1 }];
+    const free = prices.translation === 0 && prices.translationCached === 0;
+    return rows.map((r) => {
+      const readable = r.translation !== null && r.paragraph !== null && (free || charged.has(key(r)));
+      const place = wordInSentence(r.sentence, r.text);
+      return {
+        id: Number(r.id),
+        text: r.text,
+        meaning: r.meaning,
+        pronunciation: r.pronunciation,
+        sentence: r.sentence,
+        wordStart: place?.start ?? null,
+        wordEnd: place?.end ?? null,
+        sentenceTranslation: readable
+          ? sentenceTranslation(r.paragraph!, r.translation!, r.sentence || r.paragraph!, {
+              source: r.source_lang,
+              target: r.target_lang,
+            })
+          : '',
+        bookTitle: r.book_title,
+        ankiSentAt: r.anki_sent_at?.toISOString() ?? null,
+      };
+    });
+  }
+
+  /** The reader's browser sent these words to Anki: every device now knows. */
+  async markSentToAnki(user: UserRow, ids: number[]): Promise<{ marked: number }> {
+    return { marked: await this.repo.markSentToAnki(user.id, ids) };
   }
 
   /** The words (of one book, or all) as a file Anki imports. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Avatar, Button, Form, Input, Upload } from 'antd';
+import { App, Avatar, Button, Form, Input, Typography, Upload } from 'antd';
 import { CameraOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '@yidu/shared/auth';
@@ -9,7 +9,7 @@ import { authRules } from '../auth/rules.ts';
 import { useSaveUser, useSettingsAction } from './useSaveUser.ts';
 import { useRenewExpiredMedia } from '../../shell/mediaRenewal.ts';
 
-/** Avatar, username and nickname. */
+/** Avatar, username and nickname; the account and the user's own invitation code (to copy for friends). */
 export function ProfileSection({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -76,6 +76,16 @@ export function ProfileSection({ user }: { user: UserInfo }) {
       >
         <Form.Item label={t('settings.account')}>
           <Input value={user.account} disabled />
+        </Form.Item>
+        <Form.Item label={t('settings.inviteCode')} extra={t('settings.inviteCodeHint')}>
+          <Typography.Text
+            className="yd-settings-invite"
+            data-testid="own-invite-code"
+            code
+            copyable={{ tooltips: [t('settings.inviteCodeCopy'), t('settings.inviteCodeCopied')] }}
+          >
+            {user.inviteCode}
+          </Typography.Text>
         </Form.Item>
         <Form.Item
           name="username"

@@ -49,6 +49,15 @@ describe('personal center', () => {
     expect(within(support).getByRole('button', { name: 'Sign out' })).toBeTruthy();
   });
 
+  it("shows the user's own invitation code, to copy for friends", async () => {
+    fakeFetch(base());
+    renderPage(<SettingsPage />);
+    const code = await screen.findByTestId('own-invite-code');
+    expect(code.textContent).toContain('ABC123');
+    expect(within(code.closest('.ant-form-item') as HTMLElement).getByText('My invitation code')).toBeTruthy();
+    expect(within(code).getByRole('button', { name: /copy/i })).toBeTruthy();
+  });
+
   it('checks the new password, then says whether the change worked', async () => {
     let attempt = 0;
     const { calls } = fakeFetch({

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, Grid, Radio, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +14,11 @@ import { ProfileSection } from './ProfileSection.tsx';
 import { DeleteAccountSection, EmailSection, PasswordSection, SessionsSection } from './SecuritySections.tsx';
 import { useSaveUser, useSettingsAction } from './useSaveUser.ts';
 import { ReadingStatsSection } from '../reading-stats/ReadingStatsSection.tsx';
+
+// Loaded when the page has rendered: most readers never connect Readwise.
+const ReadwiseSection = lazy(() =>
+  import('../integrations/ReadwiseSection.tsx').then((m) => ({ default: m.ReadwiseSection })),
+);
 import '../books/books.css';
 import './account.css';
 
@@ -204,7 +209,18 @@ function PreferencesSection({ user }: { user: UserInfo }) {
   );
 }
 
-const SECTIONS = ['profile', 'reading', 'email', 'password', 'languages', 'preferences', 'sessions', 'delete'] as const;
+const SECTIONS = [
+  'profile',
+  'reading',
+  'notes',
+  'email',
+  'password',
+  'languages',
+  'preferences',
+  'devices',
+  'sessions',
+  'delete',
+] as const;
 
 /** /user-settings: the personal center. Each change shows its own success or failure message (SPEC §8.4). */
 export default function SettingsPage() {
@@ -244,6 +260,11 @@ export default function SettingsPage() {
               <Section id="settings-reading" title={t('settings.section.reading')}>
                 <ReadingStatsSection />
               </Section>
+              <Section id="settings-notes" title={t('settings.section.notes')} hint={t('integrations.readwise.hint')}>
+                <Suspense fallback={<Skeleton active paragraph={{ rows: 2 }} />}>
+                  <ReadwiseSection />
+                </Suspense>
+              </Section>
               <Section id="settings-email" title={t('settings.section.email')} hint={t('settings.emailHint')}>
                 <EmailSection user={user} />
               </Section>
@@ -255,6 +276,11 @@ export default function SettingsPage() {
               </Section>
               <Section id="settings-preferences" title={t('settings.section.preferences')}>
                 <PreferencesSection user={user} />
+              </Section>
+              <Section id="settings-devices" title={t('settings.section.devices')} hint={t('settings.devicesHint')}>
+                <Link to="/devices">
+                  <Button>{t('settings.openDevices')}</Button>
+                </Link>
               </Section>
               <Section id="settings-sessions" title={t('settings.section.sessions')} hint={t('settings.sessionsHint')}>
                 <SessionsSection />

@@ -33,7 +33,17 @@ export function AuditLog() {
               title: t('admin.audit.action'),
               render: (_, e) => t(`admin.audit.actions.${e.action}`, { defaultValue: e.action }),
             },
-            { key: 'target', title: t('admin.audit.target'), render: (_, e) => e.target ?? '–' },
+            {
+              key: 'target',
+              title: t('admin.audit.target'),
+              // An AI model's target is its use (explanation, annotation…): named as the AI models tab names it.
+              render: (_, e) =>
+                e.target === null
+                  ? '–'
+                  : e.action.startsWith('aiModel')
+                    ? t(`admin.ai.use.${e.target}`, { defaultValue: e.target })
+                    : e.target,
+            },
             {
               key: 'detail',
               title: t('admin.audit.detail'),

@@ -41,6 +41,8 @@ import { DeleteBookDialog } from './DeleteBookDialog.tsx';
 import { confirmPublic } from './confirmPublic.tsx';
 import { COVER_ACCEPT, isCoverFile } from './fileRules.ts';
 import { KeepBookDialog } from '../keep/KeepBookEntry.tsx';
+import { DownloadControl } from '../offline/DownloadControl.tsx';
+import { ObsidianButton } from '../integrations/ObsidianButton.tsx';
 import {
   formatLabel,
   useFormatDate,
@@ -350,6 +352,13 @@ function BookDetailBody({ initial, onChanged }: { initial: BookSummary; onChange
               <Button icon={<DownloadOutlined />} onClick={() => setKeeping(true)}>
                 {t('keep.exportAction')}
               </Button>
+              <DownloadControl
+                bookCode={book.bookCode}
+                bookName={book.bookName}
+                language={book.readLanguage ?? readingLanguage}
+                variant="button"
+              />
+              <ObsidianButton bookCode={book.bookCode} bookName={book.bookName} />
               {(book.isOwner || book.bookStatus === 1) && (
                 <Button
                   icon={<ShareAltOutlined />}

@@ -15,6 +15,7 @@ import { AUTO_DETECT, InfoStep, type InfoValues } from './InfoStep.tsx';
 import { LimitModal, limitReached } from './LimitModal.tsx';
 import { ProgressStep } from './ProgressStep.tsx';
 import { WizardFooter } from './WizardFooter.tsx';
+import { UNFINISHED_KEY, UnfinishedUploads } from './UnfinishedUploads.tsx';
 import { useOpenBook, useReadingLanguage } from './bookUtils.ts';
 import './books.css';
 
@@ -185,6 +186,7 @@ export default function UploadPage() {
     setFinished(null);
     setSaveError(null);
     void counts.refetch();
+    void queryClient.invalidateQueries({ queryKey: UNFINISHED_KEY });
   };
 
   const stepItems = [
@@ -215,6 +217,16 @@ export default function UploadPage() {
 
         {step === 0 && (
           <div className="yd-step">
+            <UnfinishedUploads
+              onContinue={(upload) => {
+                setRequest({
+                  requestId: upload.requestId,
+                  title: upload.bookName,
+                  language: upload.language ?? readingLanguage,
+                });
+                setStep(2);
+              }}
+            />
             <Upload.Dragger
               accept={BOOK_ACCEPT}
               multiple={false}

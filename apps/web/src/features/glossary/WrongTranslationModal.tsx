@@ -77,7 +77,7 @@ export function WrongTranslationModal(props: WrongTranslationProps) {
           <strong>{label}</strong>
           <Tag bordered={false}>{engineName(v)}</Tag>
         </header>
-        <p>{renderInline(parseInline(v.translation))}</p>
+        <p className="yd-wrong-text">{renderInline(parseInline(v.translation))}</p>
         <Button
           type={which === 'alternative' ? 'primary' : 'default'}
           icon={<CheckOutlined />}
@@ -100,7 +100,7 @@ export function WrongTranslationModal(props: WrongTranslationProps) {
       width={760}
       className="yd-wrong-modal"
     >
-      <blockquote className="yd-wrong-original">
+      <blockquote className="yd-wrong-original yd-wrong-text">
         {renderInline(parseInline(props.original.html, props.original.text))}
       </blockquote>
       {error ? (

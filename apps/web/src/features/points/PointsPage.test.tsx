@@ -31,8 +31,10 @@ describe('points history', () => {
           // A row of a book deleted before rows kept its title.
           record(3, 'explanation', { bookCode: 'gone00000000', page: 3 }),
           record(4, 'adminGrant', { by: 1, note: 'Thanks for the bug report' }, 'income'),
+          // A whole-book translation: one line for all its pages.
+          record(5, 'translation', { bookCode: 'mfean8572r9w', bookTitle: 'Moby-Dick', pages: 455, wholeBook: true }),
         ],
-        total: 4,
+        total: 5,
         page: 1,
         pageSize: 20,
         balance: 97,
@@ -46,6 +48,7 @@ describe('points history', () => {
     expect(screen.getAllByText('Searched for “white whale”')).not.toHaveLength(0);
     expect(screen.getAllByText('Page 3 · Explanation')).not.toHaveLength(0);
     expect(screen.getAllByText('Thanks for the bug report')).not.toHaveLength(0);
+    expect(screen.getAllByText('“Moby-Dick”, whole book, 455 pages · Translation')).not.toHaveLength(0);
     expect(screen.queryByText(/mfean8572r9w/)).toBeNull();
   });
 });

@@ -38,14 +38,18 @@ export function useRecordText(): (record: PointsRecord) => { label: string; note
     const action = reasonLabel(record.reason);
     const title = typeof d.bookTitle === 'string' && d.bookTitle ? d.bookTitle : null;
     const page = typeof d.page === 'number' ? d.page : null;
+    // A whole-book translation is one line with its number of pages.
+    const pages = typeof d.pages === 'number' ? d.pages : null;
     const label =
-      title !== null
-        ? page !== null
-          ? t('points.item.bookPage', { title, page, action })
-          : t('points.item.book', { title, action })
-        : page !== null
-          ? t('points.item.page', { page, action })
-          : action;
+      title !== null && pages !== null
+        ? t('points.item.wholeBook', { title, count: pages, action })
+        : title !== null
+          ? page !== null
+            ? t('points.item.bookPage', { title, page, action })
+            : t('points.item.book', { title, action })
+          : page !== null
+            ? t('points.item.page', { page, action })
+            : action;
     const note =
       typeof d.note === 'string' && d.note && d.note !== record.reason
         ? d.note

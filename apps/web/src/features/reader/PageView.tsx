@@ -22,7 +22,9 @@ export interface PageViewProps {
   onRetry: (blockId: string) => void;
   onMarkClick?: (mark: Mark, event: MouseEvent<HTMLElement>) => void;
   onNoteClick?: (note: AiAnnotation, event: MouseEvent<HTMLElement>) => void;
-  onLink?: (targetId: string) => void;
+  onLink?: (targetId: string, marker: HTMLElement) => void;
+  /** A note's way back to the places that refer to it (its markers). */
+  onBackLink?: (noteId: string, button: HTMLElement) => void;
   /** An image failed to load (its signed URL may have expired). */
   onImageError?: (url: string) => void;
   /** "This translation is wrong": offered on each translated paragraph when given. */
@@ -68,6 +70,7 @@ export function PageView(props: PageViewProps) {
           onMarkClick={props.onMarkClick}
           onNoteClick={props.onNoteClick}
           onLink={props.onLink}
+          onBackLink={props.onBackLink}
           onImageError={props.onImageError}
           onReportWrong={props.onReportWrong}
         />
@@ -96,7 +99,8 @@ interface BlockProps {
   onRetry: (blockId: string) => void;
   onMarkClick?: PageViewProps['onMarkClick'];
   onNoteClick?: PageViewProps['onNoteClick'];
-  onLink?: (targetId: string) => void;
+  onLink?: (targetId: string, marker: HTMLElement) => void;
+  onBackLink?: (noteId: string, button: HTMLElement) => void;
   onImageError?: (url: string) => void;
   onReportWrong?: (blockId: string) => void;
 }
@@ -158,26 +162,25 @@ const Block = memo(function Block(props: BlockProps) {
     [props.marks, props.onMarkClick],
   );
 
+  // Lines of verse (and of any paragraph broken into lines) are shown as lines, in both languages.
+  const lines = block.text.includes('\n') || !!block.translation?.includes('\n');
   const className = `yd-block yd-block-${block.type}${props.flash ? ' is-flash' : ''}${
     sides.original && sides.translation ? ' is-both' : ''
-  }${awaited ? (block.status === 'failed' ? ' is-untranslated' : ' is-translating') : ''}`;
+  }${awaited ? (block.status === 'failed' ? ' is-untranslated' : ' is-translating') : ''}${lines ? ' has-lines' : ''}`;
 
   if (block.type === 'separator') return <hr id={blockDomId(block.id)} className={className} />;
   if (block.type === 'image') {
+    // Its text is the picture's text alternative (alt, an SVG's title): said, not printed under it.
     return (
       <figure id={blockDomId(block.id)} className={className}>
         {block.imageUrl && (
           <img
             src={block.imageUrl}
             alt={block.text}
+            title={block.text || undefined}
             loading="lazy"
             onError={() => props.onImageError?.(block.imageUrl!)}
           />
-        )}
-        {block.text && (
-          <figcaption {...{ [TEXT_ATTR]: block.id, [SIDE_ATTR]: 'text' }}>
-            {renderInline(originalNodes, { decorations: originalDecorations, onLink: props.onLink })}
-          </figcaption>
         )}
       </figure>
     );
@@ -240,6 +243,17 @@ const Block = memo(function Block(props: BlockProps) {
     >
       {sides.original && original}
       {translation}
+      {block.type === 'footnote' && !!block.referencedBy?.length && props.onBackLink && (
+        <button
+          type="button"
+          className="yd-note-back"
+          aria-label={t('notes.backToText')}
+          title={t('notes.backToText')}
+          onClick={(event) => props.onBackLink!(block.id, event.currentTarget)}
+        >
+          ↩
+        </button>
+      )}
       {awaitedMark}
       {mode === 'default' && translated && block.type !== 'code' && !awaited && (
         <button

@@ -27,13 +27,17 @@ import { useMediaQuery } from './useMediaQuery.ts';
 import { useMarkActions } from './useMarkActions.ts';
 import { usePageTurns } from './usePageTurns.ts';
 import { useTextSelection } from './useTextSelection.ts';
-import { lastPages } from './lastPages.ts';
+import { lastPlaces, type Place } from './lastPages.ts';
 import { KeepBookButton } from '../keep/KeepBookEntry.tsx';
 import type { LookupRequest } from './LookupCard.tsx';
 import { ReadAloudBar, ReadAloudControl } from './ReadAloudControl.tsx';
 import { useReadAloud } from './useReadAloud.ts';
 import { useReadingHeartbeat } from './useReadingHeartbeat.ts';
+import { useReadingPlace } from './useReadingPlace.ts';
 import { sentenceOfAnchor } from './wordsToLearn.ts';
+import { useNotes } from './NoteLayer.tsx';
+import { paragraphLinkTarget } from '../offline/paragraphLink.ts';
+import { useOriginalPages } from './pdf/useOriginalPages.tsx';
 
 // Loaded when first opened, so that the first page of a book arrives with less code (form controls,
 // the colour picker and the panels' lists are most of it).
@@ -45,9 +49,15 @@ const LookupCard = lazy(() => import('./LookupCard.tsx').then((m) => ({ default:
 const WrongTranslationModal = lazy(() =>
   import('../glossary/WrongTranslationModal.tsx').then((m) => ({ default: m.WrongTranslationModal })),
 );
+// Offline reading's parts of the reader, loaded after the page: its download control and the question
+// asked when another device read further.
+const DownloadControl = lazy(() =>
+  import('../offline/DownloadControl.tsx').then((m) => ({ default: m.DownloadControl })),
+);
+const PositionConflictPrompt = lazy(() =>
+  import('../offline/PositionConflictPrompt.tsx').then((m) => ({ default: m.PositionConflictPrompt })),
+);
 const loadingPart = <Spin size="small" className="yd-reader-part-loading" />;
-
-const POSITION_DELAY_MS = 700;
 
 const langTag = (code: string | null | undefined) => {
   const c = code ? (findLanguage(code)?.code ?? code) : undefined;
@@ -73,8 +83,9 @@ export function Reader({ book, language }: ReaderProps) {
   const features = useMemo(() => new Set(book.features), [book.features]);
   const paid = usePaidAction(bookCode);
 
-  // Position: this session's last page, else the server's, else 1.
-  const [page, setPage] = useState<number | null>(() => lastPages.get(bookCode) ?? null);
+  // Position: this session's last place, else the server's, else page 1.
+  const [sessionPlace] = useState(() => lastPlaces.get(bookCode) ?? null);
+  const [page, setPage] = useState<number | null>(() => sessionPlace?.page ?? null);
   const position = useQuery({
     queryKey: ['readerPosition', bookCode],
     queryFn: () => readerApi.position(bookCode),
@@ -106,18 +117,6 @@ export function Reader({ book, language }: ReaderProps) {
   const data = pageQuery.data;
   const pageCount = data?.pageCount ?? book.pageCount;
 
-  // Save the position (debounced).
-  useEffect(() => {
-    if (page === null || !data) return;
-    lastPages.set(bookCode, page);
-    const timer = setTimeout(() => {
-      readerApi
-        .savePosition({ bookCode, page, blockId: data.blocks[0]?.id ?? null, language })
-        .catch((error: unknown) => console.warn('Saving the position failed', error));
-    }, POSITION_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [bookCode, page, language, data]);
-
   const markActions = useMarkActions(bookCode, language, book.bookName);
   const { marks } = markActions;
   const pageMarks = useMemo(() => marks.filter((m) => m.page === page), [marks, page]);
@@ -143,19 +142,33 @@ export function Reader({ book, language }: ReaderProps) {
   const [wrongBlock, setWrongBlock] = useState<string | null>(null);
   const scrollTarget = useRef<string | null>(null);
   const textRef = useRef<HTMLElement>(null);
-  const { selection, setSelection, clearSelection } = useTextSelection(textRef, narrow);
-  const inlinePanel = settings.mode === 'advanced' && wide;
+  const { selection, setSelection, clearSelection } = useTextSelection(textRef);
+  // The place is a paragraph: restored where it was read (another device, another language), saved as it changes.
+  const savedPlace: Place | null | undefined =
+    sessionPlace ??
+    (position.isPending
+      ? undefined
+      : position.data && {
+          page: position.data.page,
+          blockId: position.data.blockId,
+          blockOffset: position.data.blockOffset,
+        });
+  const { cancelRestore } = useReadingPlace({ bookCode, language, page, data, textRef, initial: savedPlace });
+  /** Whether the block a jump goes to glows when it arrives (not when the page view moved the text). */
+  const flashTarget = useRef(true);
 
   const goTo = useCallback(
-    (target: number, blockId?: string | null) => {
+    (target: number, blockId?: string | null, options?: { flash?: boolean }) => {
       const clamped = Math.min(Math.max(1, Math.round(target)), Math.max(1, pageCount));
+      cancelRestore();
       scrollTarget.current = blockId ?? null;
+      flashTarget.current = options?.flash !== false;
       setSelection(null);
       setNotePop(null);
       if (clamped === page && blockId) {
         const element = document.getElementById(blockDomId(blockId));
         element?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-        setFlashId(blockId);
+        if (flashTarget.current) setFlashId(blockId);
         scrollTarget.current = null;
         return;
       }
@@ -165,11 +178,15 @@ export function Reader({ book, language }: ReaderProps) {
         if (!blockId) window.scrollTo?.({ top: 0 });
       }
     },
-    [page, pageCount, setSelection],
+    [page, pageCount, setSelection, cancelRestore],
   );
 
   // Arriving from the vocabulary book: open the page of the saved word, at its paragraph.
-  const jumpTo = (useLocation().state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo;
+  // Or from a link to a paragraph (Readwise, Obsidian): ?page=…&block=….
+  const location = useLocation();
+  const jumpTo =
+    (location.state as { jumpTo?: { page: number; blockId: string } } | null)?.jumpTo ??
+    paragraphLinkTarget(location.search);
   useEffect(() => {
     if (jumpTo) goTo(jumpTo.page, jumpTo.blockId);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per arrival
@@ -183,13 +200,16 @@ export function Reader({ book, language }: ReaderProps) {
     if (!element) return;
     scrollTarget.current = null;
     element.scrollIntoView?.({ block: 'center' });
-    setFlashId(target);
+    if (flashTarget.current) setFlashId(target);
   }, [data]);
   useEffect(() => {
     if (!flashId) return;
     const timer = setTimeout(() => setFlashId(null), 2200);
     return () => clearTimeout(timer);
   }, [flashId]);
+
+  const original = useOriginalPages({ book, data, page, textRef, goTo });
+  const inlinePanel = settings.mode === 'advanced' && wide && !(original.shown && original.sideBySide);
 
   const prev = useCallback(() => page !== null && page > 1 && goTo(page - 1), [page, goTo]);
   const next = useCallback(() => page !== null && page < pageCount && goTo(page + 1), [page, pageCount, goTo]);
@@ -312,16 +332,16 @@ export function Reader({ book, language }: ReaderProps) {
     const rect = event.currentTarget.getBoundingClientRect();
     setNotePop({ note, x: rect.left + rect.width / 2, y: rect.bottom + 6 });
   }, []);
-  const onLink = useCallback(
-    (target: string) => {
-      const element = document.getElementById(blockDomId(target));
-      if (element) {
-        element.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-        setFlashId(target);
-      } else void message.info(t('reader.noteElsewhere'));
-    },
-    [message, t],
-  );
+  // A note marker opens its note wherever it is (NoteLayer.tsx).
+  const notes = useNotes({
+    bookCode,
+    language,
+    originalLang: langTag(book.originalLanguage),
+    targetLang: langTag(language),
+    page,
+    narrow,
+    goTo,
+  });
 
   const colors = schemeColors(settings);
   const style = {
@@ -401,22 +421,37 @@ export function Reader({ book, language }: ReaderProps) {
             language={language}
           />
         }
+        offline={
+          // After the first page has come: it never waits for these.
+          data && (
+            <Suspense fallback={null}>
+              <DownloadControl bookCode={bookCode} bookName={book.bookName} language={language} variant="icon" />
+              <PositionConflictPrompt bookCode={bookCode} goTo={goTo} />
+            </Suspense>
+          )
+        }
         tools={
-          <ReadAloudControl
-            aloud={aloud}
-            translated={data?.translated ?? book.originalLanguage !== language}
-            original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
-            target={{ code: language, tag: langTag(language) }}
-          />
+          <>
+            {original.toggleButton}
+            <ReadAloudControl
+              aloud={aloud}
+              translated={data?.translated ?? book.originalLanguage !== language}
+              original={{ code: book.originalLanguage, tag: langTag(book.originalLanguage) }}
+              target={{ code: language, tag: langTag(language) }}
+            />
+          </>
         }
       />
 
-      <div className={`yd-reader-body${inlinePanel ? ' has-side' : ''}`}>
+      <div
+        className={`yd-reader-body${inlinePanel ? ' has-side' : ''}${original.shown && original.sideBySide ? ' has-pages' : ''}`}
+      >
         <article
           ref={textRef}
-          className="yd-reader-text"
+          className={`yd-reader-text${original.textHidden ? ' is-hidden' : ''}`}
           onTouchStart={onTouchStart}
           onTouchEnd={onTouchEnd}
+          onClick={original.onTextClick}
           aria-busy={pageQuery.isPending}
         >
           <PageArea
@@ -442,7 +477,8 @@ export function Reader({ book, language }: ReaderProps) {
                 onRetry={onRetry}
                 onMarkClick={onMarkClick}
                 onNoteClick={onNoteClick}
-                onLink={onLink}
+                onLink={notes.openNote}
+                onBackLink={notes.backLink}
                 onImageError={renewExpiredMedia}
                 onReportWrong={setWrongBlock}
                 flashId={flashId}
@@ -464,6 +500,7 @@ export function Reader({ book, language }: ReaderProps) {
             </Button>
           </nav>
         </article>
+        {original.pane}
         {inlinePanel && <aside className="yd-reader-side">{panel}</aside>}
       </div>
 
@@ -500,7 +537,7 @@ export function Reader({ book, language }: ReaderProps) {
 
       {selection && (
         <SelectionToolbar
-          at={selection.at}
+          anchor={selection.anchor}
           features={features}
           onCopy={() => void copy()}
           onHighlight={(color) => {
@@ -517,6 +554,14 @@ export function Reader({ book, language }: ReaderProps) {
           }}
           onAi={startAi}
           onLookup={!selection.anchor.inTranslation && features.has('explanation') ? startLookup : undefined}
+          onReportWrong={
+            selection.anchor.inTranslation
+              ? () => {
+                  setWrongBlock(selection.anchor.blockId);
+                  clearSelection();
+                }
+              : undefined
+          }
         />
       )}
       {lookup && (
@@ -531,6 +576,7 @@ export function Reader({ book, language }: ReaderProps) {
         </Suspense>
       )}
       <ReadAloudBar aloud={aloud} />
+      {notes.layer}
       {ai && (
         <AiCard
           request={ai}

@@ -18,6 +18,8 @@ interface ReaderBarProps {
   settings: ReactNode;
   /** After the bookmark: keeping the whole book (translate it, export it). */
   keep?: ReactNode;
+  /** Keeping the book on the device for reading offline. */
+  offline?: ReactNode;
   /** More tools, before the settings (read aloud). */
   tools?: ReactNode;
 }
@@ -46,6 +48,7 @@ export function ReaderBar(props: ReaderBarProps) {
         />
       </Tooltip>
       {props.keep}
+      {props.offline}
       {props.onPanel && (
         <Tooltip title={t('reader.panel.open')}>
           <Button type="text" icon={<ProfileOutlined />} aria-label={t('reader.panel.open')} onClick={props.onPanel} />

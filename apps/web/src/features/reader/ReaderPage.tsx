@@ -12,7 +12,7 @@ import { isConfirmedForSession } from './paid.tsx';
 import { Reader } from './Reader.tsx';
 import { pageQueryKey } from './usePage.ts';
 import { useReaderSettingsSync } from './useReaderSettingsSync.ts';
-import { lastPages } from './lastPages.ts';
+import { lastPlaces } from './lastPages.ts';
 
 /**
  * /tabs/read/{bookcode}/{language} (SPEC §2.3): arriving without a tab loads the book, adds and activates
@@ -36,10 +36,10 @@ export default function ReaderPage() {
   const position = useQuery({
     queryKey: ['readerPosition', bookcode],
     queryFn: () => readerApi.position(bookcode),
-    enabled: !lastPages.has(bookcode),
+    enabled: !lastPlaces.has(bookcode),
     retry: false,
   });
-  const startPage = lastPages.get(bookcode) ?? (position.isSuccess ? (position.data?.page ?? 1) : null);
+  const startPage = lastPlaces.get(bookcode)?.page ?? (position.isSuccess ? (position.data?.page ?? 1) : null);
   useEffect(() => {
     if (startPage === null) return;
     const key = { bookCode: bookcode, language, page: startPage };

@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react';
+import { useLayoutEffect, useRef, type MouseEvent } from 'react';
 import { Button, Dropdown, Tooltip } from 'antd';
 import {
   BulbOutlined,
@@ -6,19 +6,23 @@ import {
   EditOutlined,
   ExperimentOutlined,
   FileSearchOutlined,
+  FlagOutlined,
   ReadOutlined,
   UnderlineOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { RestateLevel } from '../../api/reader.ts';
 import { RESTATE_LEVELS, type AiKind } from './AiCard.tsx';
+import type { SelectionAnchor } from './selection.ts';
+import { placeToolbar } from './toolbarPlacement.ts';
+import { selectionBox } from './useTextSelection.ts';
 
 export const HIGHLIGHT_COLORS = ['yellow', 'green', 'blue', 'pink', 'purple'] as const;
 export type HighlightColor = (typeof HIGHLIGHT_COLORS)[number];
 
 export interface SelectionToolbarProps {
-  /** Viewport position of the selection (top centre), or null for the docked (phone) toolbar. */
-  at: { x: number; y: number } | null;
+  /** The selection it serves: a new one places the toolbar again. */
+  anchor: SelectionAnchor;
   features: ReadonlySet<string>;
   onCopy: () => void;
   onHighlight: (color: HighlightColor) => void;
@@ -27,17 +31,69 @@ export interface SelectionToolbarProps {
   onAi: (kind: AiKind, level?: RestateLevel) => void;
   /** Look the selected word up (offered for selections in the original text). */
   onLookup?: () => void;
+  /** "This translation is wrong" (offered for selections in a translation; the phone's way to it). */
+  onReportWrong?: () => void;
+}
+
+/**
+ * Places the toolbar by its selection (toolbarPlacement.ts) inside the visible area, and again as the
+ * page scrolls, the window or the visual viewport change (on-screen keyboard, pinch zoom).
+ */
+function useFollowSelection(anchor: SelectionAnchor) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const viewport = window.visualViewport;
+    let frame = 0;
+    const place = () => {
+      frame = 0;
+      const view = viewport
+        ? { left: viewport.offsetLeft, top: viewport.offsetTop, width: viewport.width, height: viewport.height }
+        : { left: 0, top: 0, width: window.innerWidth, height: window.innerHeight };
+      element.style.maxWidth = `${Math.max(0, view.width - 16)}px`;
+      const box = selectionBox();
+      if (!box) return;
+      const bar = document.querySelector('.yd-reader-bar')?.getBoundingClientRect();
+      // Touch screens hang their selection handles under the text: keep clear of them.
+      const touch = window.matchMedia?.('(pointer: coarse)').matches ?? false;
+      const placed = placeToolbar(box, { width: element.offsetWidth, height: element.offsetHeight }, view, {
+        above: 8,
+        below: touch ? 30 : 8,
+        top: bar ? bar.bottom - view.top + 4 : 8,
+      });
+      element.style.left = `${Math.round(placed.left)}px`;
+      element.style.top = `${Math.round(placed.top)}px`;
+      element.dataset.side = placed.side;
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(place);
+    };
+    place();
+    window.addEventListener('scroll', schedule, { passive: true });
+    window.addEventListener('resize', schedule);
+    viewport?.addEventListener('resize', schedule);
+    viewport?.addEventListener('scroll', schedule);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', schedule);
+      window.removeEventListener('resize', schedule);
+      viewport?.removeEventListener('resize', schedule);
+      viewport?.removeEventListener('scroll', schedule);
+    };
+  }, [anchor]);
+  return ref;
 }
 
 /** The toolbar over a text selection: copy, highlight, underline, annotate and the AI aids the book has. */
-export function SelectionToolbar({ at, features, ...on }: SelectionToolbarProps) {
+export function SelectionToolbar({ anchor, features, ...on }: SelectionToolbarProps) {
   const { t } = useTranslation();
-  const style = at ? { left: at.x, top: at.y } : undefined;
+  const ref = useFollowSelection(anchor);
   const keep = (event: MouseEvent) => event.preventDefault(); // keep the selection while clicking
   return (
     <div
-      className={`yd-sel-toolbar${at ? '' : ' is-docked'}`}
-      style={style}
+      ref={ref}
+      className="yd-sel-toolbar"
       role="toolbar"
       aria-label={t('reader.selection.toolbar')}
       onMouseDown={keep}
@@ -91,6 +147,17 @@ export function SelectionToolbar({ at, features, ...on }: SelectionToolbarProps)
         >
           <span className="yd-sel-label">{t('reader.lookup.action')}</span>
         </Button>
+      )}
+      {on.onReportWrong && (
+        <Tooltip title={t('glossary.wrong.mark')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<FlagOutlined />}
+            onClick={on.onReportWrong}
+            aria-label={t('glossary.wrong.mark')}
+          />
+        </Tooltip>
       )}
       {features.has('explanation') && (
         <Button

@@ -14,6 +14,7 @@ import { readerPath } from '../../api/reader.ts';
 import { useTabsSync } from './useTabsSync.ts';
 import { ReaderTheme } from './ReaderTheme.tsx';
 import { useMediaQuery } from './useMediaQuery.ts';
+import { OfflineBanner } from '../offline/OfflineBanner.tsx';
 import './reader.css';
 
 /** The reader shell (SPEC §2.3): the permanent New Tab plus one tab per open book. */
@@ -98,6 +99,7 @@ export default function TabsLayout() {
             <UserInfoPopover compact />
           </div>
         </div>
+        <OfflineBanner />
         <main className={reading ? 'yd-tabs-content is-reader' : 'yd-tabs-content'}>
           <Suspense fallback={<PageFallback />}>
             <Outlet />

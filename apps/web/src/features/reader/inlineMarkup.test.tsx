@@ -41,7 +41,8 @@ describe('inline markup whitelist', () => {
     expect(link.getAttribute('onclick')).toBeNull();
     expect(link.getAttribute('style')).toBeNull();
     fireEvent.click(link);
-    expect(onLink).toHaveBeenCalledWith('c2-b9');
+    expect(onLink).toHaveBeenCalledWith('c2-b9', link);
+    expect(link.getAttribute('aria-haspopup')).toBe('dialog');
   });
 
   it('treats plain text as text, even when it looks like markup after decoding', () => {

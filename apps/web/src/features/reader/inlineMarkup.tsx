@@ -68,8 +68,8 @@ export interface Decoration {
 
 export interface RenderOptions {
   decorations?: Decoration[];
-  /** In-page links (note references): called with the target id instead of navigating. */
-  onLink?: (targetId: string) => void;
+  /** In-page links (note references): called with the target id and the marker instead of navigating. */
+  onLink?: (targetId: string, marker: HTMLElement) => void;
 }
 
 /** Renders the tree as React elements, splitting text at decoration boundaries. Never sets raw HTML. */
@@ -128,9 +128,10 @@ export function renderInline(nodes: InlineNode[], options: RenderOptions = {}): 
             key={key++}
             href={node.href}
             className="yd-note-ref"
+            aria-haspopup={options.onLink ? 'dialog' : undefined}
             onClick={(event) => {
               event.preventDefault();
-              options.onLink?.(target);
+              options.onLink?.(target, event.currentTarget);
             }}
           >
             {children}

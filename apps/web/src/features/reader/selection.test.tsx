@@ -38,6 +38,26 @@ function select(start: [Node, number], end: [Node, number]): Selection {
 }
 
 describe('selection anchors', () => {
+  it('counts a line break of verse as the one character it is in the text, and draws highlights across it', () => {
+    const text = 'Little Harry Hughes and his schoolfellows all\nWent out for to play ball.';
+    const start = text.indexOf('all');
+    const end = text.indexOf('Went') + 4;
+    const root = render(
+      <p data-block-text="v1" data-side="text" style={{ whiteSpace: 'pre-line' }}>
+        {renderInline(parseInline(null, text), { decorations: [{ start, end, className: 'hl' }] })}
+      </p>,
+    ).container;
+    expect(root.querySelector('.hl')!.textContent).toBe('all\nWent');
+    const selection = select([textNode(root, 'all\nWent'), 0], [textNode(root, 'all\nWent'), 8]);
+    expect(anchorOfSelection(selection)).toEqual({
+      blockId: 'v1',
+      inTranslation: false,
+      start,
+      end,
+      quote: 'all\nWent',
+    });
+  });
+
   it('gives offsets in the rendered text of the block, across inline elements and decorations', () => {
     const root = setup();
     // "quick brown f": from inside <em> to inside <strong>.

@@ -6,6 +6,7 @@ import type { Mark } from '@yidu/shared/marks';
 import { findLanguage } from '@yidu/shared/languages';
 import { errorMessage } from '../../api/errors.ts';
 import { readerApi, type HighlightStyle } from '../../api/reader.ts';
+import { useUiLanguage } from '../../i18n/index.ts';
 import type { HighlightColor } from './SelectionToolbar.tsx';
 import type { SelectionAnchor } from './selection.ts';
 
@@ -85,7 +86,7 @@ export function useMarkActions(bookCode: string, language: string, bookName: str
   /** Downloads the notes as a Markdown file named after the book. */
   const exportNotes = async () => {
     try {
-      const blob = await readerApi.exportNotes(bookCode);
+      const blob = await readerApi.exportNotes(bookCode, useUiLanguage.getState().language);
       const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;

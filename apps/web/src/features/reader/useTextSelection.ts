@@ -3,12 +3,16 @@ import { anchorOfSelection, type SelectionAnchor } from './selection.ts';
 
 export interface SelectionState {
   anchor: SelectionAnchor;
-  /** Where the toolbar floats (above the selection); null: docked at the bottom (phones). */
-  at: { x: number; y: number } | null;
+}
+
+/** Where the current selection is on screen (the toolbar follows it), or null without one. */
+export function selectionBox(): DOMRect | null {
+  const current = window.getSelection();
+  return current && current.rangeCount > 0 ? current.getRangeAt(0).getBoundingClientRect() : null;
 }
 
 /** The reader's text selection inside `textRef`, read a moment after it settles, for the selection toolbar. */
-export function useTextSelection(textRef: RefObject<HTMLElement | null>, docked: boolean) {
+export function useTextSelection(textRef: RefObject<HTMLElement | null>) {
   const [selection, setSelection] = useState<SelectionState | null>(null);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -19,9 +23,7 @@ export function useTextSelection(textRef: RefObject<HTMLElement | null>, docked:
         setSelection((old) => (old ? null : old));
         return;
       }
-      const rect = current!.getRangeAt(0).getBoundingClientRect();
-      const at = docked ? null : { x: rect.left + rect.width / 2, y: Math.max(64, rect.top - 8) };
-      setSelection({ anchor, at });
+      setSelection({ anchor });
     };
     const onChange = () => {
       clearTimeout(timer);
@@ -32,7 +34,7 @@ export function useTextSelection(textRef: RefObject<HTMLElement | null>, docked:
       clearTimeout(timer);
       document.removeEventListener('selectionchange', onChange);
     };
-  }, [textRef, docked]);
+  }, [textRef]);
 
   const clearSelection = useCallback(() => {
     window.getSelection()?.removeAllRanges();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -16,7 +16,13 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import { DeleteOutlined, DownloadOutlined, EnvironmentOutlined, PlayCircleOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EnvironmentOutlined,
+  PlayCircleOutlined,
+  SendOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errors.ts';
 import { readerPath } from '../../api/reader.ts';
@@ -132,6 +138,8 @@ function WordItem({ word, onChanged }: { word: VocabularyWord; onChanged: () => 
   );
 }
 
+const AnkiPanel = lazy(() => import('./anki/AnkiPanel.tsx').then((m) => ({ default: m.AnkiPanel })));
+
 /** /vocabulary: the words looked up and saved while reading; filter, review on schedule, export for Anki. */
 export default function VocabularyPage() {
   const { t } = useTranslation();
@@ -143,6 +151,7 @@ export default function VocabularyPage() {
   const [dueOnly, setDueOnly] = useState(false);
   const [page, setPage] = useState(1);
   const [reviewing, setReviewing] = useState(false);
+  const [anki, setAnki] = useState(false);
   const q = useDebounced(search, 300);
   const list = useQuery({
     queryKey: ['vocabulary', bookCode, q, dueOnly, page],
@@ -183,6 +192,9 @@ export default function VocabularyPage() {
           >
             {t('vocabulary.review')}
             {data && data.due > 0 ? ` · ${t('vocabulary.due', { count: data.due })}` : ''}
+          </Button>
+          <Button icon={<SendOutlined />} onClick={() => setAnki(true)}>
+            {t('anki.open')}
           </Button>
           <Tooltip title={t('vocabulary.exportHint')} placement="bottomRight">
             <Dropdown
@@ -267,6 +279,11 @@ export default function VocabularyPage() {
           </>
         )}
       </div>
+      {anki && (
+        <Suspense fallback={null}>
+          <AnkiPanel open onClose={() => setAnki(false)} bookCode={bookCode || undefined} />
+        </Suspense>
+      )}
       {reviewing && (
         <ReviewSession
           bookCode={bookCode || undefined}

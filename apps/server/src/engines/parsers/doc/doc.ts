@@ -15,10 +15,13 @@ import { isWord6Fib, readWord6 } from './doc-word6.ts';
 import { readWord97 } from './doc-word97.ts';
 import { ParseError } from '../errors.ts';
 import { escapeHtml } from '../markup.ts';
+import { repairLines, repairMojibakeText } from '../mojibake.ts';
+import type { MojibakeCodePage } from '../mojibake.ts';
 import { isRtf, readRtf, RTF_HEADING_MARK } from '../rtf/rtf.ts';
 import { buildWebPage, isWebPage } from './word-html.ts';
 import { parseWordXml, wordXmlKind } from './word-xml.ts';
 import { addTextChapters, HEADING_MARK, splitParagraphs, TOC_LINE_MARK } from '../txt/text-structure.ts';
+import type { TextParagraph } from '../txt/text-structure.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
 import { NOTE_MARK_CLOSE, NOTE_MARK_OPEN } from './word-binary.ts';
 import type { WordNote, WordStories } from './word-binary.ts';
@@ -26,13 +29,35 @@ import type { WordNote, WordStories } from './word-binary.ts';
 const F_ENCRYPTED = 0x0100;
 const FIRST_WORD6_FIB = 101;
 
+/**
+ * Starts a line that follows a manual line break (Word's vertical tab, RTF's \line). The line is read
+ * as a line of its own, as before, so it is never taken for a heading; keepLines then puts it back
+ * into its paragraph after a `\n`.
+ */
+const LINE_GOES_ON = '\ue003';
+
+/** Lines after a manual line break go back into the paragraph they belong to (not into a heading). */
+function keepLines(paragraphs: TextParagraph[]): TextParagraph[] {
+  const out: TextParagraph[] = [];
+  for (const p of paragraphs) {
+    const goesOn = p.text.startsWith(LINE_GOES_ON);
+    const text = p.text.replaceAll(LINE_GOES_ON, '').trim();
+    const before = out[out.length - 1];
+    if (goesOn && before && !before.heading && !p.heading) before.text += `\n${text}`;
+    else if (text) out.push({ ...p, text });
+  }
+  return out;
+}
+
 /** Word's special characters left in the text, and the note marks of word-binary.ts kept. */
 function cleanWordText(text: string): string {
   return (
     text
       .replace(/\r\n?/g, '\n')
-      // eslint-disable-next-line no-control-regex -- Word's cell, line, page and column marks are control characters
-      .replace(/[\u0007\u000b\u000c\u000e]/g, '\n')
+      // A manual line break starts a line that goes on with the paragraph (verse, addresses): see keepLines.
+      .replaceAll('\u000b', `\n${LINE_GOES_ON}`)
+      // eslint-disable-next-line no-control-regex -- Word's cell, page and column marks are control characters
+      .replace(/[\u0007\u000c\u000e]/g, '\n')
       // Non-breaking hyphen.
       .replaceAll('\u001e', '-')
       // eslint-disable-next-line no-control-regex -- field marks, optional hyphens and other Word controls
@@ -49,7 +74,7 @@ function cleanWordText(text: string): string {
 
 function noteText(raw: string): string {
   return cleanWordText(raw)
-    .replace(new RegExp(`[${NOTE_MARK_OPEN}${NOTE_MARK_CLOSE}${HEADING_MARK}]`, 'g'), '')
+    .replace(new RegExp(`[${NOTE_MARK_OPEN}${NOTE_MARK_CLOSE}${HEADING_MARK}${LINE_GOES_ON}]`, 'g'), '')
     .split('\n')
     .map((l) => l.replace(TOC_LINE_MARK, '').trim())
     .filter(Boolean)
@@ -77,6 +102,21 @@ function readStories(input: Buffer): WordStories {
     throw new ParseError('fileEncrypted', 'The document is password-protected');
   }
   return isWord6Fib(nFib) ? readWord6(stream) : readWord97(file, stream);
+}
+
+/**
+ * Word 6 text is 8-bit, in the code page its font's character set names: a font that said "Western"
+ * while it drew Cyrillic (or Greek, Central European...) letters gives mojibake. Every story is read
+ * in the code page the main text shows, line by line where that reads better (mojibake.ts).
+ */
+function repairWordMojibake(stories: WordStories): MojibakeCodePage | undefined {
+  const main = repairMojibakeText(stories.main);
+  if (!main) return undefined;
+  stories.main = main.text;
+  stories.textBoxes = repairLines(stories.textBoxes, main.codePage);
+  stories.headerTextBoxes = repairLines(stories.headerTextBoxes, main.codePage);
+  for (const note of [...stories.footnotes, ...stories.endnotes]) note.text = repairLines(note.text, main.codePage);
+  return main.codePage;
 }
 
 const NOTE_MARK = new RegExp(`${NOTE_MARK_OPEN}([fe])(\\d+)${NOTE_MARK_CLOSE}`, 'g');
@@ -150,6 +190,7 @@ export const docParser: BookParser = {
     // Rich Text saved under a .doc name reads into the same stories, with its own title and author.
     const rtf = isRtf(input) ? readRtf(input) : undefined;
     const stories = rtf ?? readStories(input);
+    const mojibake = repairWordMojibake(stories);
     options.onProgress?.(0.5);
     let body = cleanWordText(stories.main);
     // Text boxes follow the text: the body's, then those anchored in headers (stored once, not per
@@ -161,10 +202,13 @@ export const docParser: BookParser = {
       throw new ParseError('noTextFound', 'The document contains no text');
     }
     const book = new BookBuilder();
+    if (mojibake) book.warn(`Read the text in ${mojibake}: its fonts said Western but drew its letters`);
     const firstLines = body
       .slice(0, 4096)
       .split('\n')
-      .map((l) => l.replace(TOC_LINE_MARK, '').replace(HEADING_MARK, '').replace(NOTE_MARK, '').trim())
+      .map((l) =>
+        l.replace(TOC_LINE_MARK, '').replace(HEADING_MARK, '').replace(LINE_GOES_ON, '').replace(NOTE_MARK, '').trim(),
+      )
       .filter(Boolean)
       .slice(0, 3);
     let title = firstLines[0];
@@ -173,7 +217,7 @@ export const docParser: BookParser = {
     if (title) book.metadata.title = shorten(title, 120);
     if (rtf?.author) book.metadata.author = rtf.author;
     if (rtf?.description) book.metadata.description = rtf.description;
-    const paragraphs = splitParagraphs(body, { linePerParagraph: true, numberedHeadings: true });
+    const paragraphs = keepLines(splitParagraphs(body, { linePerParagraph: true, numberedHeadings: true }));
     addTextChapters(book, paragraphs, { numberedHeadings: true });
     linkNotes(book, stories);
     options.onProgress?.(1);

@@ -173,9 +173,14 @@ class WordMl2003 implements XmlHandler {
       case 'w:tab':
         this.append('\t');
         return;
-      case 'w:br':
+      case 'w:br': {
+        // A line break is a line of the paragraph (verse, addresses); page and column breaks are layout.
+        const type = tag.attr('w:type');
+        this.append(type === 'page' || type === 'column' ? ' ' : '\n');
+        return;
+      }
       case 'w:cr':
-        this.append(' ');
+        this.append('\n');
         return;
       case 'w:footnote':
       case 'w:endnote':
@@ -230,10 +235,17 @@ class WordMl2003 implements XmlHandler {
   private endParagraph(): void {
     const paragraph = this.paragraphs.pop();
     if (!paragraph) return;
-    const text = paragraph.text.replace(/\s+/g, ' ').trim();
+    // Spaces collapse; line breaks stay in body paragraphs, a heading or a note reads as one line.
+    const lines = (raw: string) =>
+      raw
+        .replace(/[^\S\n]+/g, ' ')
+        .replace(/ ?\n ?/g, '\n')
+        .replace(/^\n+|\n+$/g, '')
+        .trim();
+    const text = lines(paragraph.text);
     const note = this.openNotes.at(-1);
     if (note) {
-      if (text) note.text.push(text);
+      if (text) note.text.push(text.replace(/\n/g, ' '));
       return;
     }
     if (!text) return;
@@ -242,12 +254,12 @@ class WordMl2003 implements XmlHandler {
     }
     const level = paragraph.outline ?? (paragraph.style ? this.headingStyles.get(paragraph.style) : undefined);
     if (level) {
-      this.drafts.push({ type: 'heading', text, level });
+      this.drafts.push({ type: 'heading', text: text.replace(/\n/g, ' '), level });
       return;
     }
     const draft: BlockDraft = { type: 'paragraph', text };
     if (paragraph.noteRefKeys.length) {
-      draft.html = paragraph.html.replace(/\s+/g, ' ').trim();
+      draft.html = lines(paragraph.html);
       draft.noteRefKeys = paragraph.noteRefKeys;
     }
     this.drafts.push(draft);

@@ -11,10 +11,13 @@ import { ParseError, throwIfAborted } from '../errors.ts';
 import { imageInfo } from '../image-info.ts';
 import { byLocalName, declaresEntities, findAll, findFirst, localName, parseMarkup, textContent } from '../markup.ts';
 import type { MarkupElement } from '../markup.ts';
+import { repeatedAltTexts } from '../mathml.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
 import { epubType, isRemote, pickChapterEntries, readNav, readNcx } from './epub-toc.ts';
 import type { TocEntry } from './epub-toc.ts';
 import { resolveZipPath, SafeZip } from '../zip.ts';
+import { isDrawing } from '../svg/svg-safe.ts';
+import { loadSvgPictures, type SvgSource } from './epub-svg.ts';
 
 interface ManifestItem {
   id: string;
@@ -37,6 +40,7 @@ function parseXml(source: string, what: string): MarkupElement {
 }
 
 const IMAGE_EXTENSIONS = /\.(?:jpe?g|png|gif|webp)$/i;
+const SVG_TYPE = 'image/svg+xml';
 const MARKUP_EXTENSIONS = /\.(?:x?html?|xml|svg)$/i;
 /** Declared types that are surely not content documents: never read as markup, whatever the name. */
 const NOT_CONTENT =
@@ -200,6 +204,8 @@ export const epubParser: BookParser = {
     const docs: { item: ManifestItem; root: MarkupElement; ids: Set<string> }[] = [];
     const noterefTargets = new Set<string>();
     const linkTargets = new Set<string>();
+    /** What the first marker of each note shows ("60"): the note's label when its text has none. */
+    const markerLabels = new Map<string, string>();
     for (const item of spine) {
       throwIfAborted(options.signal);
       if (spineKind(item) === 'image') {
@@ -234,11 +240,18 @@ export const epubParser: BookParser = {
         if (localName(e.name) === 'a' && href && !isRemote(href) && href.includes('#')) {
           const key = `${resolveZipPath(item.path, href) || item.path}#${href.slice(href.indexOf('#') + 1)}`;
           linkTargets.add(key);
-          if (/noteref/.test(epubType(e))) noterefTargets.add(key);
+          if (/noteref/.test(epubType(e))) {
+            noterefTargets.add(key);
+            const label = textContent(e).replace(/^\[(.*)\]$/, '$1');
+            if (label && label.length <= 8 && !markerLabels.has(key)) markerLabels.set(key, label);
+          }
         }
       }
       docs.push({ item, root: body, ids });
     }
+
+    // An alt text the book gives to many different formulas hides them: their MathML is read instead.
+    const mathPlaceholders = repeatedAltTexts(docs.flatMap(({ root }) => findAll(root, byLocalName('math'))));
 
     // 8. Walk the documents in spine order, starting a chapter wherever a TOC entry points.
     const entriesByDoc = new Map<string, TocEntry[]>();
@@ -258,6 +271,8 @@ export const epubParser: BookParser = {
       }
       return id;
     };
+    /** SVG pictures (files, and drawings inline in the pages), drawn into PNGs once the text is read. */
+    const svgSources = new Map<string, SvgSource>();
 
     docs.forEach(({ item, root, ids }, index) => {
       const entries = entriesByDoc.get(item.path) ?? [];
@@ -293,12 +308,24 @@ export const epubParser: BookParser = {
       };
       let noteCounter = 0;
       htmlToBlocks(root, {
+        mathPlaceholders,
         resolveImage: (src) => {
           if (isRemote(src)) return undefined;
           const path = resolveZipPath(item.path, src);
           const type = byPath.get(path)?.mediaType;
+          if (type === SVG_TYPE || (!type && /\.svg$/i.test(path))) {
+            const id = imageIdFor(path);
+            svgSources.set(id, { kind: 'file', path });
+            return id;
+          }
           if (type && !IMAGE_TYPES.has(type)) return undefined;
           return imageIdFor(path);
+        },
+        resolveSvg: (svg) => {
+          if (!isDrawing(svg)) return undefined;
+          const id = `svg${svgSources.size + 1}`;
+          svgSources.set(id, { kind: 'inline', element: svg, base: item.path });
+          return id;
         },
         resolveNoteLink: (href, anchor) => {
           if (isRemote(href) || !href.includes('#')) return undefined;
@@ -306,6 +333,7 @@ export const epubParser: BookParser = {
           if (noterefTargets.has(key) || /noteref/.test(epubType(anchor))) return key;
           return linkTargets.has(key) ? key : undefined;
         },
+        noteLabelOf: (key) => markerLabels.get(key),
         noteKeyOf: (e) => {
           if (!isNoteElement(e)) return undefined;
           return e.attrs.id ? `${item.path}#${e.attrs.id}` : `${item.path}#__note${++noteCounter}`;
@@ -323,7 +351,7 @@ export const epubParser: BookParser = {
       options.onProgress?.(0.1 + (0.8 * (index + 1)) / docs.length);
     });
 
-    if (!book.chapters.some((c) => c.blocks.some((b) => b.text.trim()))) {
+    if (!book.chapters.some((c) => c.blocks.some((b) => b.type !== 'image' && b.text.trim()))) {
       // Pictures only (a comic, a fixed-layout book of drawings): nothing to read or translate,
       // and the navigation document's list of chapters is not the book. Refused before its pictures
       // are inflated.
@@ -334,6 +362,7 @@ export const epubParser: BookParser = {
     const loaded = new Set<string>();
     for (const [path, id] of imagePaths) {
       throwIfAborted(options.signal);
+      if (svgSources.has(id)) continue;
       const data = await zip.read(path).catch(() => undefined);
       const info = data ? imageInfo(data) : undefined;
       if (!data || !info || data.length > MAX_IMAGE_BYTES) {
@@ -345,6 +374,10 @@ export const epubParser: BookParser = {
       if (info.height) image.height = info.height;
       book.images.push(image);
       loaded.add(id);
+    }
+    for (const image of await loadSvgPictures(zip, svgSources, book, options.signal)) {
+      book.images.push(image);
+      loaded.add(image.id);
     }
     for (const chapter of book.chapters) {
       chapter.blocks = chapter.blocks.filter((b) => !b.imageId || loaded.has(b.imageId));

@@ -10,6 +10,7 @@
  */
 import { imageInfo } from '../image-info.ts';
 import { decodeEntities, declaresEntities } from '../markup.ts';
+import { repairMojibakeText } from '../mojibake.ts';
 import { cleanMetadata, type CleanMetadata, type RawMetadata } from './metadata-clean.ts';
 import { readOleMetadata } from './metadata-ole.ts';
 import { readPdfMetadata } from './metadata-pdf.ts';
@@ -229,10 +230,11 @@ function textHead(input: Buffer): string {
     else end += 1;
     if (end > 0) head = head.subarray(0, end);
   }
-  return decodeText(head)
+  const text = decodeText(head)
     .text.replace(/^\ufeff/, '')
     .replace(/\r\n?/g, '\n')
     .replaceAll('\u0000', '');
+  return repairMojibakeText(text)?.text ?? text;
 }
 
 /**

@@ -14,6 +14,8 @@ import { buildLines, removeMarginNumbers } from './pdf-lines.ts';
 import { clusterPaints, isPaintItem, pagePaints } from './pdf-graphics.ts';
 import type { Graphic, Paint, PaintItem } from './pdf-graphics.ts';
 import { lineBox } from './pdf-figures.ts';
+import { repairPageMojibake } from './pdf-mojibake.ts';
+import type { MojibakeCodePage } from '../mojibake.ts';
 import { toReadingFrame } from './pdf-vertical.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -37,6 +39,8 @@ export interface PageLines {
   lines: PdfLine[];
   /** How much of the text reads as garbage (pdf-garbage.ts). */
   quality: TextQuality;
+  /** The code page the text of mis-mapped fonts was read in (pdf-mojibake.ts). */
+  mojibake?: MojibakeCodePage;
   /** /Rotate of the page (clockwise degrees), and whether its vertical text was turned for reading. */
   rotate: number;
   turned: boolean;
@@ -240,6 +244,7 @@ export class PageReader {
       const text = toReadingFrame(upright);
       // The page's own objects are not kept: a page rendered for OCR is loaded again.
       page.cleanup();
+      const mojibake = repairPageMojibake(text.items);
       const chars = text.items.reduce((s, i) => s + i.str.trim().length, 0);
       const lines = removeMarginNumbers(buildLines(text));
       const quality = measureWords(lines.map((line) => line.text).join('\n'));
@@ -254,7 +259,18 @@ export class PageReader {
       const { width, height } = text;
       const turned = text !== upright;
       const graphics = turned ? [] : clusterPaints(upright.paints, width, height, lines.map(lineBox));
-      return { page: n, width, height, chars, lines, quality, rotate: page.rotate, turned, graphics };
+      return {
+        page: n,
+        width,
+        height,
+        chars,
+        lines,
+        quality,
+        rotate: page.rotate,
+        turned,
+        graphics,
+        ...(mojibake && { mojibake }),
+      };
     } catch (error) {
       const quality = measureWords('');
       const failed = { width: 0, height: 0, chars: 0, lines: [], quality, rotate: 0, turned: false, graphics: [] };

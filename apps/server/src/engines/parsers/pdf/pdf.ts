@@ -26,10 +26,13 @@ import { bylineChapters, readOutline } from './pdf-chapters.ts';
 import { inspectFonts } from './pdf-fonts.ts';
 import { withRebuiltPageTree } from './pdf-repair.ts';
 import { findGarbage } from './pdf-garbage.ts';
+import { repairBookMojibake } from './pdf-mojibake.ts';
+import { refuseRightsEncrypted, refuseRightsNotice, refuseRightsWrapper } from './pdf-rights.ts';
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
 import { cropFigures } from './pdf-crop.ts';
 import { pageFigures, placeFigures, withoutFigures } from './pdf-flow.ts';
+import { linkNoteMarks } from './pdf-note-links.ts';
 import { toPdfRegions } from './pdf-regions.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
@@ -88,6 +91,7 @@ export const pdfParser: BookParser = {
   async parse(input: Buffer, options: ParseOptions = {}): Promise<ParsedBook> {
     const started = performance.now();
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
+    refuseRightsEncrypted(input);
     let helpers = pdfHelpers(input.length, options.pdfHelperThreads);
     let source = input;
     // A file cut short is not handed over: if pdf.js cannot open it, its pages are looked for in it.
@@ -137,6 +141,8 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
   const failed = pages.filter((p) => p.error !== undefined);
   for (const p of failed) book.warn(`Page ${p.page} could not be read: ${p.error}`);
   if (failed.length === numPages) throw new ParseError('fileCorrupted', 'No page of the PDF could be read');
+  const mojibake = repairBookMojibake(pages);
+  if (mojibake) book.warn(`Read the text of ${mojibake.pages} pages in ${mojibake.codePage} (fonts mapped to Latin-1)`);
 
   // Garbage from fonts without a Unicode map is never the book's text: read by OCR, or left out.
   const garbage = await findGarbage(
@@ -193,6 +199,7 @@ async function parseDocument(
   const numPages = doc.numPages;
   if (!numPages) throw new ParseError('fileCorrupted', 'The PDF has no pages');
   if (numPages > PARSE_LIMITS.pdfPages) throw new ParseError('fileTooComplex', `The PDF has ${numPages} pages`);
+  const embeddedFiles = await refuseRightsWrapper(doc);
 
   const meta = await doc.getMetadata().catch(() => undefined);
   const info = (meta?.info ?? {}) as Record<string, unknown>;
@@ -211,6 +218,7 @@ async function parseDocument(
     options,
     book,
   );
+  refuseRightsNotice(allLines.map((line) => line.text).join(' '), embeddedFiles, numPages);
 
   // 3. OCR where needed; garbage pages it could not read stay unread, and a book mostly unread fails.
   const ocrText = ocr.pages.size ? await readByOcr(doc, ocr, options, await ocrEngineOf(options)) : new Map();
@@ -304,7 +312,11 @@ async function parseDocument(
       if (!marks || d.type === 'footnote') continue;
       const map = notesByPage.get(d.pdfPage!);
       const keys = marks.map((m) => map?.get(m)).filter((k): k is string => k !== undefined);
-      if (keys.length) d.noteRefKeys = [...new Set(keys)];
+      if (keys.length) {
+        d.noteRefKeys = [...new Set(keys)];
+        const html = map ? linkNoteMarks(d.text, marks, map) : undefined;
+        if (html) d.html = html;
+      }
     }
   }
   for (const d of drafts) delete (d as BlockDraft & { marks?: string[] }).marks;

@@ -38,8 +38,9 @@ export const SYMBOLS = new Map<string, string>([
   ['zwj', '\u200d'],
   ['zwnj', '\u200c'],
   ['zwbo', '\u200b'],
-  // Word's line break, cell and row ends: doc.ts ends a paragraph at each, as in binary Word.
-  ['line', '\n'],
+  // Word's line break is its vertical tab, as in binary Word (doc.ts keeps it a line of the paragraph);
+  // cell and row ends end a paragraph.
+  ['line', '\u000b'],
   ['cell', '\n'],
   ['nestcell', '\n'],
   ['row', '\n'],

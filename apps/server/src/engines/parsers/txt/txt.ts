@@ -7,6 +7,7 @@ import { BookBuilder, isMarkerText, shorten, tocTitleOf } from '../builder.ts';
 import { ParseError } from '../errors.ts';
 import { addTextChapters, HEADING_MARK, headingLevel, splitParagraphs } from './text-structure.ts';
 import { decodeText } from './txt-encoding.ts';
+import { repairMojibakeText } from '../mojibake.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
 
 export { decodeText } from './txt-encoding.ts';
@@ -159,8 +160,12 @@ export const txtParser: BookParser = {
     if (lines > PARSE_LIMITS.linesPerText) {
       throw new ParseError('fileTooComplex', `The text has ${lines} lines, more than ${PARSE_LIMITS.linesPerText}`);
     }
+    // A file converted to UTF-8 from the wrong code page ('Íå î÷åíü' for 'Не очень') is read in the right one.
+    const mojibake = repairMojibakeText(text);
+    if (mojibake) text = mojibake.text;
     options.onProgress?.(0.2);
     const book = new BookBuilder();
+    if (mojibake) book.warn(`Read the text in ${mojibake.codePage}: it was written in it and stored as Latin-1`);
     const gutenberg = unwrapGutenberg(text);
     const unwrapped = gutenberg ?? unwrapAozora(text);
     if (unwrapped) {
