@@ -85,6 +85,11 @@ export function isBodyLine(l: PdfLine, ctx: FigureContext): boolean {
 
 const isHeadingLine = (l: PdfLine, ctx: FigureContext) => l.size >= ctx.bodySize * 1.15 && /\p{L}/u.test(l.text);
 
+/** Two boxes of about the same size: panels of one grid of charts. */
+const samePanel = (a: Box, b: Box) =>
+  Math.abs(a.x1 - a.x0 - (b.x1 - b.x0)) <= (b.x1 - b.x0) * 0.2 &&
+  Math.abs(a.y1 - a.y0 - (b.y1 - b.y0)) <= (b.y1 - b.y0) * 0.2;
+
 type Body = { box: Box; kind: 'picture' | 'drawing' | 'frame'; graphic: Graphic };
 
 /** Of a figure that is mostly pictures: their pixels per point (0 when their size is unknown). */
@@ -300,7 +305,8 @@ export function findFigures(lines: PdfLine[], graphics: Graphic[], ctx: FigureCo
     for (let grown = true; grown;) {
       grown = false;
       for (const other of bodies) {
-        if (claimed.has(other) || other.kind === 'frame') continue;
+        // A chart with a legend in it reads as a frame around text: a panel the size of the first is one.
+        if (claimed.has(other) || (other.kind === 'frame' && !samePanel(other.box, start))) continue;
         const beside =
           overlapY(other.box, box) > 0 && Math.max(other.box.x0 - box.x1, box.x0 - other.box.x1) <= gapLimit(ctx);
         const onward =

@@ -9,9 +9,10 @@ import type { Lexicon } from './pdf-join.ts';
 import type { FlowFigure, PdfLine, PdfParagraph } from './pdf-layout.ts';
 import { orderLines } from './pdf-columns.ts';
 import { addLineBox } from './pdf-regions.ts';
-import { findFigures, lineBox, union } from './pdf-figures.ts';
+import { findFigures, isBodyLine, lineBox, union } from './pdf-figures.ts';
 import type { PageFigure } from './pdf-figures.ts';
 import { findFormulas } from './pdf-math.ts';
+import { mergeScripts } from './pdf-scripts.ts';
 import type { MathContext, PageFormula } from './pdf-math.ts';
 import type { Box, Graphic } from './pdf-graphics.ts';
 
@@ -99,6 +100,29 @@ export function placeFigures(
   return flow;
 }
 
+/** A tick label or a legend's value: numbers only. */
+const NUMBER_LABEL = /^[-−–+]?[\d.,]+\s*%?$|^[\d\s.,%+\-−–()]+$/u;
+
+/**
+ * Numbers standing beside a figure (a chart's ticks between its panels, which its labels missed):
+ * the nearest figure's, not paragraphs. Only near a figure: a number elsewhere may be text.
+ */
+function takeNumberLabels({ ordered, figures }: PageFigures, ctx: MathContext): void {
+  if (!figures.length) return;
+  const gone = new Set(figures.flatMap((f) => [...f.inside, ...f.caption]));
+  for (const l of ordered) {
+    if (gone.has(l) || !NUMBER_LABEL.test(l.text.trim()) || isBodyLine(l, ctx)) continue;
+    const b = lineBox(l);
+    const reach = ctx.bodySize * 3;
+    const near = figures.find(
+      ({ box }) => b.x0 >= box.x0 - reach && b.x1 <= box.x1 + reach && b.y0 <= box.y1 + reach && b.y1 >= box.y0 - reach,
+    );
+    if (!near) continue;
+    near.inside.push(l);
+    near.box = union(near.box, b);
+  }
+}
+
 /** Pages whose same picture or drawing stands at the same place make a running decoration (a logo). */
 const RUNNING_PAGES = 3;
 
@@ -123,7 +147,11 @@ export function pageFigures(
   const graphics = new Map(pages.map((p) => [p.page, p.graphics]));
   for (const [n, entry] of out) {
     entry.figures = entry.figures.filter((f) => f.caption.length || seen.get(key(f))! < RUNNING_PAGES);
+    takeNumberLabels(entry, ctx);
     entry.formulas = findFormulas(withoutFigures(entry), graphics.get(n) ?? [], ctx);
+    const rest = withoutFigures(entry);
+    const kept = new Set(mergeScripts(rest));
+    if (kept.size < rest.length) entry.ordered = entry.ordered.filter((l) => kept.has(l) || !rest.includes(l));
   }
   return out;
 }

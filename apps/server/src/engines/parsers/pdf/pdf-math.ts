@@ -38,7 +38,9 @@ const MATH_WORDS = new Set(
     ' ',
   ),
 );
-const CODE = /[;{}]|\/\/|==|!=|&&|\|\||:=|\b(?:var|int|return|function|def|print|printf|end|for\s*\(|while)\b/u;
+/** Code, not mathematics; braces only where code puts them (a set "{0, 1}" is mathematics). */
+const CODE =
+  /;|\{\s*$|^\s*\}|\/\/|==|!=|&&|\|\||:=|\b(?:var|int|return|function|def|print|printf|end|for\s*\(|while)\b/u;
 
 const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 
@@ -93,7 +95,41 @@ export function findFormulas(lines: PdfLine[], graphics: Graphic[], ctx: MathCon
     }
   }
   flush();
+  absorbCrumbs(out, lines, ctx);
   return out;
+}
+
+/** A sub- or superscript, a delimiter or a lone numeral that pdf.js gave a line of its own. */
+const isCrumb = (l: PdfLine, ctx: MathContext) =>
+  !isBodyLine(l, ctx) &&
+  l.text.trim().length <= 12 &&
+  !/\p{L}{3}/u.test(l.text) &&
+  !EQUATION_NUMBER.test(l.text.trim());
+
+/**
+ * Crumbs of a formula left beside it (a big parenthesis or a numerator set above the first row): they
+ * are the formula's, never paragraphs of their own.
+ */
+function absorbCrumbs(formulas: PageFormula[], lines: PdfLine[], ctx: MathContext): void {
+  const used = new Set(formulas.flatMap((f) => f.lines));
+  for (let round = 0; round < 2; round++) {
+    for (const l of lines) {
+      if (used.has(l) || !isCrumb(l, ctx)) continue;
+      const b = lineBox(l);
+      const reach = ctx.bodySize * 3;
+      const formula = formulas.find(
+        ({ box }) =>
+          b.x0 >= box.x0 - reach &&
+          b.x1 <= box.x1 + reach &&
+          b.y0 <= box.y1 + l.size * 1.2 &&
+          b.y1 >= box.y0 - l.size * 1.2,
+      );
+      if (!formula) continue;
+      formula.lines.push(l);
+      formula.box = union(formula.box, b);
+      used.add(l);
+    }
+  }
 }
 
 /** A row of a formula that says little alone: a numerator "1", a ",", a sub- or superscript. */

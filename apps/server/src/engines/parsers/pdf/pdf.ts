@@ -34,6 +34,7 @@ import { cropFigures } from './pdf-crop.ts';
 import { pageFigures, placeFigures, withoutFigures } from './pdf-flow.ts';
 import { linkNoteMarks } from './pdf-note-links.ts';
 import { toPdfRegions } from './pdf-regions.ts';
+import { isPlaceholderTitle, titleFromFirstPage } from './pdf-title.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
@@ -219,6 +220,14 @@ async function parseDocument(
     book,
   );
   refuseRightsNotice(allLines.map((line) => line.text).join(' '), embeddedFiles, numPages);
+  if (isPlaceholderTitle(book.metadata.title) && pages[0]) {
+    const fromPage = titleFromFirstPage(orderLines(pages[0].lines), pages[0].height, bodySize);
+    // Metadata naming a file is not to be trusted for the author either; metadata without a title may be.
+    const author = book.metadata.title
+      ? (fromPage.author ?? book.metadata.author)
+      : (book.metadata.author ?? fromPage.author);
+    if (fromPage.title) book.metadata = { ...book.metadata, title: fromPage.title, author };
+  }
 
   // 3. OCR where needed; garbage pages it could not read stay unread, and a book mostly unread fails.
   const ocrText = ocr.pages.size ? await readByOcr(doc, ocr, options, await ocrEngineOf(options)) : new Map();
