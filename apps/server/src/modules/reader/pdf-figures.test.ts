@@ -63,8 +63,8 @@ describe('figures of an uploaded PDF', () => {
     // A column-wide figure at 3 pixels per point: sharp on a 375 px phone at 2x.
     expect(picture.width).toBeGreaterThanOrEqual(700);
 
-    // Unsigned, or with the signature of another path, it is refused.
-    expect((await t.app.inject({ method: 'GET', url: figure!.imageUrl!.split('?')[0]! })).statusCode).toBe(403);
+    // Unsigned, it is refused (as if it did not exist).
+    expect((await t.app.inject({ method: 'GET', url: figure!.imageUrl!.split('?')[0]! })).statusCode).toBe(404);
 
     // The listing inside the figure is no paragraph of the book.
     const paragraphs = blocks.filter((b) => b.type === 'paragraph').map((b) => b.text);
