@@ -38,4 +38,11 @@ export const PARSE_LIMITS = {
    * of an A4 page's text has 3.4 million at the crop scale); larger regions are rendered smaller.
    */
   cropPixels: 4_000_000,
+  /**
+   * Pixels of the pictures a crop must decode: pdf.js decodes a picture whole, at 7 bytes a pixel at
+   * the peak (its colour components, then RGBA), whatever the crop's size. A scanned photograph of
+   * 14,000 × 14,000 pixels (Free Culture, page 171) took a parse past 1.3 GB. Larger figures are left
+   * out (their caption stays) rather than failing the book.
+   */
+  cropSourcePixels: 24_000_000,
 } as const;

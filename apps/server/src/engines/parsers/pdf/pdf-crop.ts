@@ -22,6 +22,7 @@ import type { BookBuilder } from '../builder.ts';
 import { throwIfAborted } from '../errors.ts';
 import { PARSE_LIMITS } from '../limits.ts';
 import type { BookImage } from '../types.ts';
+import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from './pdf-graphics.ts';
 import type { PdfParagraph } from './pdf-layout.ts';
 import { toPdfRegions } from './pdf-regions.ts';
@@ -47,8 +48,6 @@ export function cropScale(width: number, height: number, scale = CROP_SCALE): nu
   if (pixels <= PARSE_LIMITS.cropPixels) return scale;
   return scale * Math.sqrt(PARSE_LIMITS.cropPixels / pixels);
 }
-
-type Canvas = import('@napi-rs/canvas').Canvas;
 
 /** pdf.js's canvas drawing state, as far as the filter below reads it (not public API; pinned version). */
 interface Graphics {
@@ -148,7 +147,8 @@ async function renderRegion(
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
-  let task: RenderInternals | undefined;
+  // The task is known once render() returns; the filter is first called after that.
+  const started: { task?: RenderInternals } = {};
   const rendering = page.render({
     canvas: canvas as unknown as HTMLCanvasElement,
     canvasContext: context as unknown as CanvasRenderingContext2D,
@@ -156,9 +156,9 @@ async function renderRegion(
     transform: [1, 0, 0, 1, -x, -y],
     // Form fields and other annotations are not part of a figure.
     annotationMode: 0,
-    operationsFilter: (i: number) => (task ? mayDraw(ops, task, i, width, height) : true),
+    operationsFilter: (i: number) => (started.task ? mayDraw(ops, started.task, i, width, height) : true),
   });
-  task = rendering as unknown as RenderInternals;
+  started.task = rendering as unknown as RenderInternals;
   await rendering.promise;
   return { canvas, width, height };
 }
@@ -257,7 +257,11 @@ export async function cropFigures(
   book: BookBuilder,
   signal?: AbortSignal,
 ): Promise<void> {
-  const figures = paragraphs.filter((p) => p.kind === 'figure');
+  const tooLarge = paragraphs.filter(
+    (p) => p.kind === 'figure' && (p.sourcePixels ?? 0) > PARSE_LIMITS.cropSourcePixels,
+  );
+  if (tooLarge.length) book.warn(`Left out ${tooLarge.length} figures whose pictures are too large to render`);
+  const figures = paragraphs.filter((p) => p.kind === 'figure' && !tooLarge.includes(p));
   if (!figures.length) return;
   const requests = figures.map((p) => {
     const b = p.boxes[0]!;

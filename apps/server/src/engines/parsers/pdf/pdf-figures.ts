@@ -35,10 +35,12 @@ export interface PageFigure {
   inside: PdfLine[];
   /** Mostly a photograph: how many pixels per point it has (encoded lossy, and no finer). */
   photo?: number;
+  /** Pixels of the pictures in it, as stored in the PDF (what rendering it must decode). */
+  sourcePixels: number;
 }
 
 const CAPTION =
-  /^(?:(?:fig(?:ure|\.)?|abbildung|abb\.|figura|rysunek|рис(?:унок|\.)|table|tab\.|tabelle|tableau|tabla|tabela|tabulka|таблица|obrázek|listing|exhibit|chart|plate|scheme)\s*(?:\d+(?:[.\-–]\d+)*[a-z]?|[IVXLC]+)\b\s*(?:[.:：|—–-]|$)|(?:图|表|圖|図|그림|표)\s*\d+(?:[.\-–]\d+)*(?=\s|[.:：、　]|$))/iu;
+  /^(?:(?:fig(?:ure|\.)?|abbildung|abb\.|figura|rysunek|рис(?:унок|\.)|table|tab\.|tabelle|tableau|tabla|tabela|tabulka|таблица|obrázek|listing|exhibit|chart|plate|scheme)\s*(?:\d+(?:[.\-–]\d+)*[a-z]?|[IVXLC]+)\b\s*(?:[.:：|—–-]|$)|(?:图|表|圖|図|그림|표)\s*\d+(?:[.\-–]\d+)*(?=\s|[.:：、\u3000]|$))/iu;
 const TABLE_LABEL = /^(?:tab|表|таб|표)/iu;
 
 export const isCaptionStart = (text: string) => CAPTION.test(text.trim());
@@ -381,6 +383,7 @@ export function findFigures(lines: PdfLine[], graphics: Graphic[], ctx: FigureCo
       captionFirst,
       inside: [],
       photo,
+      sourcePixels: found?.body.graphic.imagePixels ?? 0,
     });
   }
 
@@ -391,7 +394,8 @@ export function findFigures(lines: PdfLine[], graphics: Graphic[], ctx: FigureCo
     const h = body.box.y1 - body.box.y0;
     if (body.kind === 'picture' ? w < 40 || h < 40 : area(body.box) < 4000 || body.graphic.paints < 6) continue;
     const photo = body.kind === 'picture' ? photoDensity(body.graphic, body.box) : undefined;
-    figures.push({ kind: 'figure', box: body.box, caption: [], captionFirst: false, inside: [], photo });
+    const sourcePixels = body.graphic.imagePixels;
+    figures.push({ kind: 'figure', box: body.box, caption: [], captionFirst: false, inside: [], photo, sourcePixels });
   }
 
   for (const figure of figures) {

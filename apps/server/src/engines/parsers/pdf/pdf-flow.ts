@@ -17,7 +17,7 @@ import type { MathContext, PageFormula } from './pdf-math.ts';
 import type { Box, Graphic } from './pdf-graphics.ts';
 
 /** A picture cropped from `page`: a `figure` paragraph whose one box is the region. */
-export function figureParagraph(page: number, box: Box, photo?: number): PdfParagraph {
+export function figureParagraph(page: number, box: Box, photo?: number, sourcePixels = 0): PdfParagraph {
   const para: PdfParagraph = {
     kind: 'figure',
     text: '',
@@ -28,6 +28,7 @@ export function figureParagraph(page: number, box: Box, photo?: number): PdfPara
     boxes: [{ page, col: 0, x0: box.x0, x1: box.x1, bottom: box.y0, top: box.y1 }],
   };
   if (photo !== undefined) para.photo = photo;
+  if (sourcePixels) para.sourcePixels = sourcePixels;
   return para;
 }
 
@@ -82,7 +83,7 @@ export function placeFigures(
   }
   const sorted = [...figures].sort((a, b) => b.box.y1 - a.box.y1);
   for (const figure of sorted) {
-    const picture = figureParagraph(page, figure.box, figure.photo);
+    const picture = figureParagraph(page, figure.box, figure.photo, figure.sourcePixels);
     const paragraphs = !figure.caption.length
       ? [picture]
       : figure.captionFirst

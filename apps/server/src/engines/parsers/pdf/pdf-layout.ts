@@ -68,6 +68,8 @@ export interface PdfParagraph {
   boxes: PageBox[];
   /** Figures: mostly a photograph of this many pixels per point (encoded lossy), and the image cropped for it. */
   photo?: number;
+  /** Figures: pixels of the pictures rendering it decodes (pdf-crop.ts refuses past PARSE_LIMITS.cropSourcePixels). */
+  sourcePixels?: number;
   imageId?: string;
 }
 
