@@ -15,9 +15,6 @@ import {
 } from '../../../test/helpers.ts';
 import { PointsService } from '../points/points.service.ts';
 
-const translateCalls = (fake: FakeMicrosoft) =>
-  fake.calls.filter((c) => c.path.startsWith('/translate') && !c.path.startsWith('/translate/auth')).length;
-
 /** Uploads a corpus file through the pipeline and returns its book code. */
 async function uploadBook(t: TestApp, token: string, file: string, bookStatus: 0 | 1): Promise<string> {
   const upload = await uploadFile(
