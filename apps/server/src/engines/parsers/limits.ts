@@ -38,4 +38,16 @@ export const PARSE_LIMITS = {
   pdfPages: 10_000,
   /** Pixels of a page rendered for OCR (an A4 page at OCR scale has 2 million); larger pages are rendered smaller. */
   ocrCanvasPixels: 16_000_000,
+  /**
+   * Pixels of a figure, table or formula cropped from a PDF page (pdf/pdf-crop.ts; a figure the size
+   * of an A4 page's text has 3.4 million at the crop scale); larger regions are rendered smaller.
+   */
+  cropPixels: 4_000_000,
+  /**
+   * Pixels of the pictures a crop must decode: pdf.js decodes a picture whole, at 7 bytes a pixel at
+   * the peak (its colour components, then RGBA), whatever the crop's size. A scanned photograph of
+   * 14,000 × 14,000 pixels (Free Culture, page 171) took a parse past 1.3 GB. Larger figures are left
+   * out (their caption stays) rather than failing the book.
+   */
+  cropSourcePixels: 24_000_000,
 } as const;

@@ -156,6 +156,11 @@ export interface ParseOptions {
   handOverInput?: boolean;
   /** PDF: pages read between two emptyings of pdf.js's caches (see STRETCH_PAGES); for tests. */
   pdfStretchPages?: number;
+  /**
+   * PDF: figures, tables and displayed formulas cropped from the pages as pictures (their text left
+   * out of the paragraphs). On unless false; off for measuring what cropping costs (bench/).
+   */
+  pdfFigures?: boolean;
 }
 
 export interface BookParser {

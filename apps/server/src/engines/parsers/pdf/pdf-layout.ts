@@ -52,7 +52,8 @@ export interface PdfLine {
 }
 
 export interface PdfParagraph {
-  kind: 'heading' | 'paragraph' | 'footnote';
+  /** `figure`: a picture cropped from the page (a figure, a table, a displayed formula). */
+  kind: 'heading' | 'paragraph' | 'footnote' | 'figure';
   text: string;
   page: number;
   /** Top of the first line, for placing chapter starts inside a page. */
@@ -63,9 +64,27 @@ export interface PdfParagraph {
   level?: number;
   /** A heading found by its bold face (body size), not by a larger size. */
   byWeight?: boolean;
-  /** Where its lines stand, per page and column piece (pdf-regions.ts). */
+  /** Where its lines stand, per page and column piece (pdf-regions.ts); of a figure, what is cropped. */
   boxes: PageBox[];
+  /** Figures: mostly a photograph of this many pixels per point (encoded lossy), and the image cropped for it. */
+  photo?: number;
+  /** Figures: pixels of the pictures rendering it decodes (pdf-crop.ts refuses past PARSE_LIMITS.cropSourcePixels). */
+  sourcePixels?: number;
+  imageId?: string;
 }
+
+/**
+ * Figures in the flow of a page's lines, where they stand in reading order: their paragraphs (the
+ * picture and its caption) in the order they are read. A float (a figure, a table) never cuts the
+ * paragraph running past it: it follows that paragraph. A displayed formula is part of the flow:
+ * the text before it is a paragraph of its own.
+ */
+export interface FlowFigure {
+  paragraphs: PdfParagraph[];
+  float: boolean;
+}
+
+const isFigure = (item: PdfLine | FlowFigure): item is FlowFigure => 'paragraphs' in item;
 
 const PAGE_NUMBER = /^(page\s*)?[-–—([]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?$/i;
 
@@ -222,12 +241,13 @@ export function closeParagraph(state: ParagraphState, out: PdfParagraph[]): void
 
 /** Turns ordered lines of one page into paragraphs, continuing the open paragraph of the previous page. */
 export function linesToParagraphs(
-  lines: PdfLine[],
+  flow: (PdfLine | FlowFigure)[],
   bodySize: number,
   headingSizes: number[],
   state: ParagraphState,
   out: PdfParagraph[],
 ): void {
+  const lines = flow.filter((item): item is PdfLine => !isFigure(item));
   interface ColumnStats {
     left: number;
     right: number;
@@ -263,13 +283,22 @@ export function linesToParagraphs(
     return idx === -1 ? headingSizes.length + 1 : idx + 1;
   };
   let prev: PdfLine | undefined = state.open?.last;
-  for (const line of lines) {
+  /** A float stands between this line and the one before: the paragraph may go on past it. */
+  let pastFloat = false;
+  for (const line of flow) {
+    if (isFigure(line)) {
+      if (!line.float) close();
+      if (state.open) state.pending = [...(state.pending ?? []), ...line.paragraphs];
+      else out.push(...line.paragraphs);
+      pastFloat = line.float;
+      continue;
+    }
     const stats = statsOf(line);
     const heading = isHeading(line);
     let newPara = !state.open;
     if (state.open && prev) {
       const wasHeading = state.open.para.kind === 'heading';
-      const samePlace = prev.page === line.page && prev.col === line.col;
+      const samePlace = !pastFloat && prev.page === line.page && prev.col === line.col;
       if (heading !== wasHeading) newPara = true;
       else if (Math.abs(prev.size - line.size) > Math.max(prev.size, line.size) * 0.12) newPara = true;
       else if (samePlace) {
@@ -316,6 +345,7 @@ export function linesToParagraphs(
     open.last = line;
     open.colRight = stats.right;
     prev = line;
+    pastFloat = false;
   }
   if (state.open && state.open.para.kind === 'heading') close();
 }

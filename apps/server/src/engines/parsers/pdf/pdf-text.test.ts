@@ -17,15 +17,16 @@ const read = (file: string) => readFileSync(path.join(CORPUS, 'pdf', file));
 /** The book without its timing. */
 const comparable = (book: ParsedBook) => ({ ...book, stats: { ...book.stats, durationMs: 0 } });
 
+// Figures are not cropped here: what is compared is the text read, not the pictures (pdf-figures.test.ts).
 describe.skipIf(!existsSync(CORPUS))('PDFs read in stretches', () => {
   afterAll(() => disposePdfThreads());
 
   for (const file of ['en-free-culture-book.pdf', 'zh-debian-reference-cjk.pdf']) {
     it(`${file}: emptying pdf.js's caches every few dozen pages changes nothing in the book`, async () => {
       const input = read(file);
-      const whole = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0 }));
+      const whole = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0, pdfFigures: false }));
       expect(whole.stats.pages).toBeGreaterThan(200);
-      const stretched = await pdfParser.parse(input, { pdfHelperThreads: 0, pdfStretchPages: 45 });
+      const stretched = await pdfParser.parse(input, { pdfHelperThreads: 0, pdfStretchPages: 45, pdfFigures: false });
       expect(comparable(stretched)).toEqual(whole);
     });
   }
@@ -56,9 +57,9 @@ describe.skipIf(!existsSync(CORPUS))('PDFs read in stretches', () => {
 
   it('a helper thread reading in stretches too gives the same book', async () => {
     const input = read('zh-debian-reference-cjk.pdf');
-    const whole = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0 }));
+    const whole = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0, pdfFigures: false }));
     await startPdfHelpers(1);
-    const shared = await pdfParser.parse(input, { pdfHelperThreads: 1, pdfStretchPages: 30 });
+    const shared = await pdfParser.parse(input, { pdfHelperThreads: 1, pdfStretchPages: 30, pdfFigures: false });
     expect(comparable(shared)).toEqual(whole);
     expect(shared.warnings.join('\n')).not.toMatch(/helper/);
   });
@@ -89,7 +90,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF bytes handed over', () => {
   it('without handOverInput the caller keeps its bytes', async () => {
     const input = read('en-tracemonkey-two-column-footnotes.pdf');
     const size = input.length;
-    await pdfParser.parse(input, { pdfHelperThreads: 0 });
+    await pdfParser.parse(input, { pdfHelperThreads: 0, pdfFigures: false });
     expect(input.length).toBe(size);
   });
 });

@@ -11,6 +11,9 @@ import { measureWords } from './pdf-garbage.ts';
 import type { TextQuality } from './pdf-garbage.ts';
 import type { PdfLine, PdfPageText, PdfTextItem } from './pdf-layout.ts';
 import { buildLines, removeMarginNumbers } from './pdf-lines.ts';
+import { clusterPaints, isPaintItem, pagePaints } from './pdf-graphics.ts';
+import type { Graphic, Paint, PaintItem } from './pdf-graphics.ts';
+import { lineBox } from './pdf-figures.ts';
 import { repairPageMojibake } from './pdf-mojibake.ts';
 import type { MojibakeCodePage } from '../mojibake.ts';
 import { toReadingFrame } from './pdf-vertical.ts';
@@ -41,6 +44,8 @@ export interface PageLines {
   /** /Rotate of the page (clockwise degrees), and whether its vertical text was turned for reading. */
   rotate: number;
   turned: boolean;
+  /** What the page draws besides upright text, taken together (pdf-graphics.ts); none on turned pages. */
+  graphics: Graphic[];
   error?: string;
 }
 
@@ -107,17 +112,24 @@ export async function openPdf(input: Uint8Array, { handOver = false, fontDetails
   }
 }
 
-async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText> {
+async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText & { paints: Paint[] }> {
   const [x0, y0, x1, y1] = page.view as [number, number, number, number];
   // Presentation forms are made characters after pdf.js's bidi pass (pdf-unicode.ts): made before
   // it, as pdf.js would, an Arabic ligature's letters come out reversed.
   const content = await page.getTextContent({ disableNormalization: true });
   const items: PdfPageText['items'] = [];
+  const paintItems: PaintItem[] = [];
+  const rotated: Paint[] = [];
   for (const item of content.items) {
+    if (isPaintItem(item)) paintItems.push(item);
     if (!('str' in item)) continue;
     const [a, b, c, d, e, f] = item.transform as number[];
-    // Rotated text (margin notes, crop-mark slugs) would scramble lines; upright text only.
-    if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) continue;
+    // Rotated text (margin notes, crop-mark slugs) would scramble lines; upright text only. Where it
+    // stands is kept: the labels of a chart's axis belong to the chart.
+    if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) {
+      if (item.str.trim()) rotated.push(rotatedBox(item.transform as number[], item.width, x0, y0));
+      continue;
+    }
     const size = Math.hypot(c!, d!) || item.height;
     const out: PdfTextItem = { str: item.str, x: e! - x0, y: f! - y0, width: item.width, size, font: item.fontName };
     if (content.styles[item.fontName]?.vertical) {
@@ -126,7 +138,26 @@ async function pageText(page: PdfPage, pageNumber: number): Promise<PdfPageText>
     }
     items.push(out);
   }
-  return { page: pageNumber, width: x1 - x0, height: y1 - y0, items };
+  const width = x1 - x0;
+  const height = y1 - y0;
+  const paints = [...pagePaints(paintItems, [x0, y0], width, height), ...rotated];
+  return { page: pageNumber, width, height, items, paints };
+}
+
+/** The box of a rotated text item: its advance along the baseline, one em across it. */
+function rotatedBox([a, b, c, d, e, f]: number[], width: number, x0: number, y0: number): Paint {
+  const along = Math.hypot(a!, b!) || 1;
+  const dx = (a! / along) * width;
+  const dy = (b! / along) * width;
+  const xs = [e!, e! + dx, e! + c!, e! + dx + c!];
+  const ys = [f!, f! + dy, f! + d!, f! + dy + d!];
+  return {
+    kind: 'text',
+    x0: Math.min(...xs) - x0,
+    y0: Math.min(...ys) - y0,
+    x1: Math.max(...xs) - x0,
+    y1: Math.max(...ys) - y0,
+  };
 }
 
 /** Pages a reader claims at a time from the shared counter. */
@@ -227,6 +258,7 @@ export class PageReader {
       if (fonts.size) this.fontsOfPage.set(n, fonts);
       const { width, height } = text;
       const turned = text !== upright;
+      const graphics = turned ? [] : clusterPaints(upright.paints, width, height, lines.map(lineBox));
       return {
         page: n,
         width,
@@ -236,11 +268,12 @@ export class PageReader {
         quality,
         rotate: page.rotate,
         turned,
+        graphics,
         ...(mojibake && { mojibake }),
       };
     } catch (error) {
       const quality = measureWords('');
-      const failed = { width: 0, height: 0, chars: 0, lines: [], quality, rotate: 0, turned: false };
+      const failed = { width: 0, height: 0, chars: 0, lines: [], quality, rotate: 0, turned: false, graphics: [] };
       return { page: n, ...failed, error: (error as Error).message };
     }
   }

@@ -20,6 +20,7 @@ const comparable = (book: ParsedBook) => ({ ...book, stats: { ...book.stats, dur
 const pagesWithText = (book: ParsedBook) =>
   [...new Set(book.chapters.flatMap((c) => c.blocks.map((b) => b.pdfPage)))].sort((a, b) => a! - b!);
 
+// Figures are not cropped here: what threads share is the text layer (pdf-figures.test.ts crops).
 describe('PDF helper threads by default', () => {
   it('helps with PDFs up to 10 MB, by default one thread per further core, never with larger ones', () => {
     const spare = Math.min(3, os.availableParallelism() - 1);
@@ -43,18 +44,20 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
   ]) {
     it(`${file}: one, two or three threads give the same book`, async () => {
       const input = read(file);
-      const alone = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0 }));
+      const alone = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0, pdfFigures: false }));
       expect(alone.stats.pages).toBeGreaterThan(8);
       await startPdfHelpers(2);
       for (const helpers of [1, 2]) {
-        expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: helpers }))).toEqual(alone);
+        expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: helpers, pdfFigures: false }))).toEqual(
+          alone,
+        );
       }
     });
   }
 
   it('a CJK book keeps its headings in bold body type when helpers read part of it', async () => {
     await startPdfHelpers(1);
-    const book = await pdfParser.parse(read('zh-debian-reference-cjk.pdf'), { pdfHelperThreads: 1 });
+    const book = await pdfParser.parse(read('zh-debian-reference-cjk.pdf'), { pdfHelperThreads: 1, pdfFigures: false });
     const headings = book.chapters.flatMap((c) => c.blocks.filter((b) => b.type === 'heading').map((b) => b.text));
     expect(headings).toContain('Abstract');
   });
@@ -62,14 +65,14 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
   it('parses running at once share at most three helper threads and each gets its own book', async () => {
     const books = ['zh-debian-reference-cjk.pdf', 'en-free-culture-book.pdf', 'en-pdkids-public-domain-stories.pdf'];
     const alone = await Promise.all(
-      books.map(async (f) => comparable(await pdfParser.parse(read(f), { pdfHelperThreads: 0 }))),
+      books.map(async (f) => comparable(await pdfParser.parse(read(f), { pdfHelperThreads: 0, pdfFigures: false }))),
     );
     await startPdfHelpers(3);
     let most = 0;
     const onProgress = () => (most = Math.max(most, pdfHelperThreadCount()));
     const shared = await Promise.all(
       [...books, ...books].map(async (f) =>
-        comparable(await pdfParser.parse(read(f), { pdfHelperThreads: 3, onProgress })),
+        comparable(await pdfParser.parse(read(f), { pdfHelperThreads: 3, onProgress, pdfFigures: false })),
       ),
     );
     expect(most).toBeGreaterThan(0);
@@ -79,11 +82,12 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
 
   it('reads the pages of a helper that dies in the middle of a parse', async () => {
     const input = read('zh-debian-reference-cjk.pdf');
-    const alone = await pdfParser.parse(input, { pdfHelperThreads: 0 });
+    const alone = await pdfParser.parse(input, { pdfHelperThreads: 0, pdfFigures: false });
     await startPdfHelpers(1);
     let killed: Promise<void> | undefined;
     const book = await pdfParser.parse(input, {
       pdfHelperThreads: 1,
+      pdfFigures: false,
       onProgress: (fraction) => {
         if (fraction > 0.05 && !killed) killed = disposePdfThreads();
       },
@@ -112,7 +116,7 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
     expect((error as { key?: string }).key).toBe('aborted');
     // The helper was still reading: it is stopped, not kept (a stuck one would hold up later parses).
     await expect.poll(() => pdfHelperThreadCount()).toBe(0);
-    const book = await pdfParser.parse(input, { pdfHelperThreads: 1 });
+    const book = await pdfParser.parse(input, { pdfHelperThreads: 1, pdfFigures: false });
     expect(book.stats.pages).toBe(352);
     expect(pagesWithText(book).length).toBeGreaterThan(300);
   });
@@ -120,11 +124,11 @@ describe.skipIf(!existsSync(CORPUS))('PDF text layer shared with helper threads'
   it('never waits for a helper to start: with none ready a parse reads alone and starts one for the next', async () => {
     await disposePdfThreads();
     const input = read('zh-debian-reference-cjk.pdf');
-    const alone = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0 }));
+    const alone = comparable(await pdfParser.parse(input, { pdfHelperThreads: 0, pdfFigures: false }));
     expect(pdfHelperThreadCount()).toBe(0);
-    expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: 1 }))).toEqual(alone);
+    expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: 1, pdfFigures: false }))).toEqual(alone);
     expect(pdfHelperThreadCount()).toBe(1);
     await startPdfHelpers(1);
-    expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: 1 }))).toEqual(alone);
+    expect(comparable(await pdfParser.parse(input, { pdfHelperThreads: 1, pdfFigures: false }))).toEqual(alone);
   });
 });

@@ -30,8 +30,11 @@ import { repairBookMojibake } from './pdf-mojibake.ts';
 import { refuseRightsEncrypted, refuseRightsNotice, refuseRightsWrapper } from './pdf-rights.ts';
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
+import { cropFigures } from './pdf-crop.ts';
+import { pageFigures, placeFigures, withoutFigures } from './pdf-flow.ts';
 import { linkNoteMarks } from './pdf-note-links.ts';
 import { toPdfRegions } from './pdf-regions.ts';
+import { isPlaceholderTitle, titleFromFirstPage } from './pdf-title.ts';
 import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
@@ -73,6 +76,15 @@ async function boldHeadingFonts(
   const isBold = (face: FontFace | undefined) =>
     face !== undefined && (face.bold || BOLD_FONT_NAME.test(face.name.replace(/^[A-Z]{6}\+/, '')));
   return new Set(picked.filter((font) => isBold(faces.get(font))));
+}
+
+/** The font carrying most characters at body size: the body text's. */
+function bodyFontOf(lines: PdfLine[], bodySize: number): string | undefined {
+  const chars = new Map<string, number>();
+  for (const l of lines) {
+    if (l.font && Math.abs(l.size - bodySize) < 0.6) chars.set(l.font, (chars.get(l.font) ?? 0) + l.text.length);
+  }
+  return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 export const pdfParser: BookParser = {
@@ -166,7 +178,16 @@ async function readLayout(doc: PdfDocument, source: PdfSource, options: ParseOpt
     ...new Set(allLines.filter((l) => l.size >= bodySize * 1.15).map((l) => Math.round(l.size * 2) / 2)),
   ].sort((a, b) => b - a);
   const headingFonts = await boldHeadingFonts(allLines, bodySize, fontFaces);
-  return { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable: garbage.pages };
+  return {
+    pages,
+    allLines,
+    bodySize,
+    bodyFont: bodyFontOf(allLines, bodySize),
+    headingSizes,
+    headingFonts,
+    ocr,
+    unreadable: garbage.pages,
+  };
 }
 
 async function parseDocument(
@@ -192,13 +213,21 @@ async function parseDocument(
     description: str(info.Subject),
   };
 
-  const { pages, allLines, bodySize, headingSizes, headingFonts, ocr, unreadable } = await readLayout(
+  const { pages, allLines, bodySize, bodyFont, headingSizes, headingFonts, ocr, unreadable } = await readLayout(
     doc,
     source,
     options,
     book,
   );
   refuseRightsNotice(allLines.map((line) => line.text).join(' '), embeddedFiles, numPages);
+  if (isPlaceholderTitle(book.metadata.title) && pages[0]) {
+    const fromPage = titleFromFirstPage(orderLines(pages[0].lines), pages[0].height, bodySize);
+    // Metadata naming a file is not to be trusted for the author either; metadata without a title may be.
+    const author = book.metadata.title
+      ? (fromPage.author ?? book.metadata.author)
+      : (book.metadata.author ?? fromPage.author);
+    if (fromPage.title) book.metadata = { ...book.metadata, title: fromPage.title, author };
+  }
 
   // 3. OCR where needed; garbage pages it could not read stay unread, and a book mostly unread fails.
   const ocrText = ocr.pages.size ? await readByOcr(doc, ocr, options, await ocrEngineOf(options)) : new Map();
@@ -220,6 +249,7 @@ async function parseDocument(
   const paragraphs: PdfParagraph[] = [];
   const lexicon = buildLexicon(allLines.map((l) => l.text));
   const state: ParagraphState = { lexicon, pending: [], headingFonts };
+  const figures = options.pdfFigures === false ? new Map() : pageFigures(pages, { bodySize, bodyFont });
   for (const p of pages) {
     const n = p.page;
     if (ocrText.has(n)) {
@@ -227,10 +257,10 @@ async function parseDocument(
       paragraphs.push(...ocrParagraphs(ocrText.get(n)!, n));
       continue;
     }
-    if (!p.lines.length) continue;
-    const ordered = orderLines(p.lines);
-    const { body, notes, asides } = splitFootnotes(ordered, bodySize);
-    linesToParagraphs(body, bodySize, headingSizes, state, paragraphs);
+    if (!p.lines.length && !figures.get(n)?.figures.length) continue;
+    const onPage = figures.get(n) ?? { ordered: orderLines(p.lines), figures: [], formulas: [] };
+    const { body, notes, asides } = splitFootnotes(withoutFigures(onPage), bodySize);
+    linesToParagraphs(placeFigures(body, onPage, n, lexicon), bodySize, headingSizes, state, paragraphs);
     // Small print and notes go after the page's finished paragraphs; when the last paragraph goes on
     // overleaf they wait until it ends, so they never cut it in two.
     const pageNotes: PdfParagraph[] = [];
@@ -259,15 +289,18 @@ async function parseDocument(
   const geometry = (n: number) => pages[n - 1];
   const drafts: (BlockDraft & { top: number; byWeight?: boolean })[] = [];
   const notesByPage = new Map<number, Map<string, string>>();
+  await cropFigures(doc, paragraphs, geometry, book, options.signal);
   paragraphs.forEach((p, i) => {
+    if (p.kind === 'figure' && !p.imageId) return;
     const draft: BlockDraft & { top: number; byWeight?: boolean } = {
-      type: p.kind === 'heading' ? 'heading' : p.kind === 'footnote' ? 'footnote' : 'paragraph',
+      type: ({ heading: 'heading', footnote: 'footnote', figure: 'image', paragraph: 'paragraph' } as const)[p.kind],
       text: p.text,
       pdfPage: p.page,
       top: p.top,
     };
     const regions = toPdfRegions(p.boxes, geometry);
     if (regions.length) draft.pdfRegions = regions;
+    if (p.imageId) draft.imageId = p.imageId;
     if (p.kind === 'heading') draft.level = p.level ?? 1;
     if (p.byWeight) draft.byWeight = true;
     if (p.kind === 'footnote') {

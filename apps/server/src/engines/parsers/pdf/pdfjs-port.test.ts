@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { pdfParser } from './pdf.ts';
 import { openPdf, PDFJS_DOCUMENT_OPTIONS } from './pdf-text.ts';
 import { inThreadWorker } from './pdfjs-port.ts';
+import { isPaintItem } from './pdf-graphics.ts';
 
 const CORPUS =
   process.env.YIDU_CORPUS_DIR || path.resolve(import.meta.dirname, '../../../../../..', '../shared/corpus');
@@ -42,7 +43,12 @@ describe.skipIf(!existsSync(CORPUS))('pdf.js behind the in-thread port', () => {
         expect(doc.numPages).toBe(expected.length);
         for (let n = 1; n <= doc.numPages; n++) {
           const content = await (await doc.getPage(n)).getTextContent();
-          expect(withoutDocumentIds(content)).toEqual(expected[n - 1]);
+          // What a page paints besides text is reported by Yidu's patch in our port only (pdf-graphics.ts).
+          // Paints among the text end pdf.js's runs of text where a drawing comes between two (the
+          // items are cut differently): the text itself is the same.
+          const text = content.items.filter((item) => !isPaintItem(item));
+          const strings = (items: unknown[]) => items.map((item) => (item as { str: string }).str).join('');
+          expect(withoutDocumentIds(strings(text))).toEqual(strings(expected[n - 1].items));
         }
       } finally {
         await doc.destroy();

@@ -64,6 +64,8 @@ export function inThreadWorker(
     // Read by Yidu's patch of pdf.js (patches/): a stream that decodes to more is refused, so a flate
     // bomb (1 MB that inflates to 1 GB) fails its pages instead of filling the memory.
     (globalThis as { __yiduPdfStreamBytesLimit?: number }).__yiduPdfStreamBytesLimit = PARSE_LIMITS.pdfStreamBytes;
+    // Also by the patch: getTextContent reports what a page paints besides text (pdf-graphics.ts).
+    (globalThis as { __yiduPaintBoxes?: boolean }).__yiduPaintBoxes = true;
     const { WorkerMessageHandler } = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     const port = new InThreadPort();
     WorkerMessageHandler.initializeFromPort(port);
