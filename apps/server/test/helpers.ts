@@ -256,6 +256,16 @@ export async function pollStage(t: TestApp, url: string, token: string, timeoutM
   }
 }
 
+/** Opens a page in Chinese (which pays for it) and waits until its translation is complete; returns its data. */
+export async function readTranslatedPage(t: TestApp, token: string, code: string, page: number) {
+  for (let i = 0; i < 200; i++) {
+    const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=${page}`, { token });
+    if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) return res.data;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`page ${page} was not translated`);
+}
+
 /** Registers a user that is logged in at once (the app must run with EMAIL_ACTIVATION=false, REQUIRE_INVITE=false). */
 export async function registerUser(t: TestApp, name: string): Promise<string> {
   const res = await t.call('POST', '/api/auth/register', {

@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
-import { registerUser, seedPagedBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
+import { readTranslatedPage, registerUser, seedPagedBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
 import { startFakeReadwise, type FakeReadwise } from './testing/fake-readwise.ts';
 
 const TOKEN = 'rw-token-0123456789abcdef';
-
-/** Opens a page in Chinese (which pays for it) and waits until its translation is complete. */
-async function readPage(t: TestApp, token: string, code: string, page: number) {
-  for (let i = 0; i < 200; i++) {
-    const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=${page}`, { token });
-    if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) return res.data;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`page ${page} was not translated`);
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -47,7 +37,7 @@ describe('highlights and notes to Readwise', () => {
       paragraphsPerPage: 3,
       text: (i, page) => `Paragraph ${i} of page ${page}: "Call me Ishmael." Some years ago.`,
     });
-    await readPage(t, reader, code, 1);
+    await readTranslatedPage(t, reader, code, 1);
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -72,7 +62,7 @@ describe('highlights and notes to Readwise', () => {
   });
 
   it('pushes highlights and notes as they are made, with the book, page, both languages and a link back', async () => {
-    const page = await readPage(t, reader, code, 1);
+    const page = await readTranslatedPage(t, reader, code, 1);
     const paragraph = page.blocks[1];
     const highlight = await t.call('POST', '/api/reader/highlight', {
       token: reader,
@@ -134,7 +124,7 @@ describe('highlights and notes to Readwise', () => {
 
   it("waits as long as Readwise's Retry-After says, then sends the rest once", async () => {
     await t.call('PUT', '/api/integrations/readwise', { token: reader, body: { autoPush: false } });
-    const page = await readPage(t, reader, code, 1);
+    const page = await readTranslatedPage(t, reader, code, 1);
     for (const block of page.blocks.slice(0, 3))
       await t.call('POST', '/api/reader/highlight', {
         token: reader,
@@ -159,7 +149,7 @@ describe('highlights and notes to Readwise', () => {
 
   it('stops when Readwise refuses the token, and says so', async () => {
     readwise.tokens.delete(TOKEN);
-    const page = await readPage(t, reader, code, 1);
+    const page = await readTranslatedPage(t, reader, code, 1);
     await t.call('POST', '/api/reader/highlight', {
       token: reader,
       body: { bookCode: code, blockId: page.blocks[2].id, start: 5, end: 9, quote: 'raph', language: 'zh' },

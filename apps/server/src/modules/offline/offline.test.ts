@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
-import { registerUser, seedPagedBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
-
-async function readPage(t: TestApp, token: string, code: string, page: number) {
-  for (let i = 0; i < 200; i++) {
-    const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=${page}`, { token });
-    if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) return res.data;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`page ${page} was not translated`);
-}
+import { readTranslatedPage, registerUser, seedPagedBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
 
 const balance = async (t: TestApp, token: string) =>
   (await t.call('GET', '/api/user/getUserinfo', { token })).data.points;
@@ -104,7 +95,7 @@ describe('offline reading: marks made once however often they are sent, and page
   });
 
   it('gives for offline only the pages the reader has paid for, charging and translating nothing', async () => {
-    await readPage(t, reader, code, 1);
+    await readTranslatedPage(t, reader, code, 1);
     const before = await balance(t, reader);
     const translations = async () =>
       Number(
