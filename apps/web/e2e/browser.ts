@@ -33,6 +33,9 @@ export async function newPage(
     baseURL: baseUrl,
     locale: uiLanguage === 'zh' ? 'zh-CN' : 'en-US',
     viewport: { width: 1280, height: 800 },
+    // Dialogs and drawers then open without animating (AppProviders follows the system setting), so a
+    // click never lands on a button still zooming in, or on the mask beside it, on a busy machine.
+    reducedMotion: 'reduce',
   });
   await context.addInitScript((lang) => {
     if (!window.localStorage.getItem('uiLanguage')) window.localStorage.setItem('uiLanguage', lang);

@@ -82,6 +82,8 @@ describe('reader: tabs, streamed translation, marks, AI, settings and position a
       await toolbar.getByRole('button', { name: t('reader.selection.annotate') }).click();
       const modal = page.locator('.ant-modal').filter({ hasText: t('reader.annotation.title') });
       await modal.waitFor();
+      // The system asks for less motion (newPage): the dialog is there at once, not zooming in.
+      expect(await modal.getAttribute('class')).not.toMatch(/zoom/);
       await modal.getByRole('button', { name: buttonName(t('reader.annotation.save')) }).click();
       await modal.getByText(t('errors.annotationEmpty')).waitFor();
       await modal.getByRole('textbox').fill('Holmes at his best');

@@ -24,7 +24,7 @@ import { ReaderBar } from './ReaderBar.tsx';
 import { TocDrawer } from './TocDrawer.tsx';
 import { titleOf } from './contents.ts';
 import { confirmPage, retryBlocks, setBlockTranslation, usePage } from './usePage.ts';
-import { useMediaQuery } from './useMediaQuery.ts';
+import { useMediaQuery } from '../../shell/useMediaQuery.ts';
 import { useMarkActions } from './useMarkActions.ts';
 import { usePageTurns } from './usePageTurns.ts';
 import { useTextSelection } from './useTextSelection.ts';

@@ -13,7 +13,7 @@ import { UserInfoPopover } from '../account/UserInfoPopover.tsx';
 import { readerPath } from '../../api/reader.ts';
 import { useTabsSync } from './useTabsSync.ts';
 import { ReaderTheme } from './ReaderTheme.tsx';
-import { useMediaQuery } from './useMediaQuery.ts';
+import { useMediaQuery } from '../../shell/useMediaQuery.ts';
 import { OfflineBanner } from '../offline/OfflineBanner.tsx';
 import './reader.css';
 

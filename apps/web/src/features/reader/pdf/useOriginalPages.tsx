@@ -4,7 +4,7 @@ import { FilePdfOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { BookDetail } from '@yidu/shared/books';
 import type { PageData } from '@yidu/shared/reader';
-import { useMediaQuery } from '../useMediaQuery.ts';
+import { useMediaQuery } from '../../../shell/useMediaQuery.ts';
 import { blockIdOf, firstBlockInView } from './textPosition.ts';
 import './pdf.css';
 
