@@ -116,5 +116,11 @@ describe('displayed formulas', () => {
     // No paragraph is a formula's pieces: a lone "k=0,...,n" or "1".
     const text = all.filter((b) => b.type === 'paragraph').map((b) => b.text.trim());
     expect(text.filter((t) => /^k=0,\.\.\.,n$|^\d$|^n$/.test(t))).toEqual([]);
+    // Proposition 5's inequality is as wide as the column and has no number: a picture all the same,
+    // its big parentheses and the β under its fraction bars with it, not paragraphs "(", ")", "β".
+    const proposition = all.findIndex((b) => b.text.startsWith('Proposition 5.'));
+    expect(all[proposition + 1]!.type).toBe('image');
+    expect(all[proposition + 2]!.text).toMatch(/^Let D′ be a data set/);
+    expect(text.filter((t) => /^[()β]$|‖z − z′‖1 ≤ Pr/.test(t))).toEqual([]);
   }, 120_000);
 });

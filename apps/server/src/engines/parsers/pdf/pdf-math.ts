@@ -44,14 +44,16 @@ const CODE =
 
 const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 
+/** Words of prose among a line's tokens: three letters or more, not a function name or a formula's small word. */
+const proseWords = (tokens: string[]) =>
+  tokens.filter((t) => /^\p{L}{3,}[,.:]?$/u.test(t) && !MATH_WORDS.has(t.replace(/[,.:]$/, '').toLowerCase()));
+
 /** How much a line looks like mathematics, by its characters: 0 (prose, code) and up. */
 export function mathScore(l: PdfLine, ctx: MathContext): number {
   const text = l.text.trim();
   if (!text || CODE.test(text) || (l.font !== undefined && ctx.monospace?.has(l.font))) return 0;
   const tokens = text.split(/\s+/);
-  const words = tokens.filter(
-    (t) => /^\p{L}{3,}[,.:]?$/u.test(t) && !MATH_WORDS.has(t.replace(/[,.:]$/, '').toLowerCase()),
-  );
+  const words = proseWords(tokens);
   if (words.length >= 3 && words.length >= tokens.length * 0.4) return 0;
   const symbols = count(text, OPERATOR) + count(text, GREEK) + count(text, MATH_LETTER) + (l.badChars ?? 0);
   const singles = tokens.filter((t) => /^[\p{L}\d][′'*]?$|^\(?[\p{L}\d]{1,2}\)?[,.]?$/u.test(t)).length;
@@ -96,7 +98,27 @@ export function findFormulas(lines: PdfLine[], graphics: Graphic[], ctx: MathCon
   }
   flush();
   absorbCrumbs(out, lines, ctx);
+  const inFormulas = new Set(out.flatMap((f) => f.lines));
+  for (const formula of out) clearOfText(formula, lines, inFormulas);
   return out;
+}
+
+/** Crops have a margin of this many points (pdf-crop.ts), which must not reach a line of text either. */
+const CROP_MARGIN = 2;
+
+/**
+ * A formula's box stops short of the lines of text above and below it, their descenders included: a
+ * big delimiter's box, sized by its font rather than by its glyph, reached half into the line above.
+ */
+function clearOfText(formula: PageFormula, lines: PdfLine[], inFormulas: Set<PdfLine>): void {
+  const middle = (formula.box.y0 + formula.box.y1) / 2;
+  for (const l of lines) {
+    if (inFormulas.has(l)) continue;
+    const b = lineBox(l);
+    if (b.x1 <= formula.box.x0 || b.x0 >= formula.box.x1) continue;
+    if (l.y > middle && b.y0 - CROP_MARGIN < formula.box.y1) formula.box.y1 = Math.max(middle, b.y0 - CROP_MARGIN);
+    if (l.y <= middle && b.y1 + CROP_MARGIN > formula.box.y0) formula.box.y0 = Math.min(middle, b.y1 + CROP_MARGIN);
+  }
 }
 
 /** A sub- or superscript, a delimiter or a lone numeral that pdf.js gave a line of its own. */
@@ -150,7 +172,20 @@ function asFormula(run: PdfLine[], lines: PdfLine[], graphics: Graphic[], ctx: M
   const centred = Math.abs((rowsBox.x0 + rowsBox.x1) / 2 - (column.x0 + column.x1) / 2) <= width * 0.12;
   const indented = rowsBox.x0 - column.x0 >= ctx.bodySize * 2;
   const numbered = run.some((l) => EQUATION_NUMBER.test(l.text.trim()));
-  if (rowsBox.x1 - rowsBox.x0 > width * 0.92 && !numbered) return undefined;
+  // A row as wide as its column is a line of the text, unless it is nothing but mathematics built in
+  // rows (a long displayed inequality with a fraction's short row under it; a line of inline
+  // mathematics has none): symbols for two formulas, and no run of three letters but a function's
+  // name (code has identifiers: "\usepackage[box]{automultiplechoice}"), no quotation marks (a
+  // manual's list of operators: "‘=’ ‘+=’ ‘-=’").
+  const onlyMathematics =
+    score >= 12 &&
+    rows.some((l) => l.text.trim().length <= 6) &&
+    rows.every(
+      (l) =>
+        !/[‘’“”"«»]/u.test(l.text) &&
+        (l.text.match(/\p{L}{3,}/gu) ?? []).every((word) => MATH_WORDS.has(word.toLowerCase())),
+    );
+  if (rowsBox.x1 - rowsBox.x0 > width * 0.92 && !numbered && !onlyMathematics) return undefined;
   if (!centred && !indented && !numbered) return undefined;
   // Fraction bars, radicals and big delimiters drawn as paths, within the formula's rows.
   for (const g of graphics) {
