@@ -159,6 +159,34 @@ describe('PDF layout', () => {
     expect(texts[2]).toBe('A second paragraph is short.');
   });
 
+  it('keeps a hanging indent in its item, and starts a paragraph at a first-line indent', () => {
+    const full = 400;
+    const at = (t: string, x: number, y: number, width = full - (x - 50)) => ({ ...item(t, x, y), width });
+    const items = [
+      // A reference list: each entry runs to the margin mid-sentence, its next lines indented.
+      at('Baltes, B. and Heydens-Gahir, H. (2003), “Reduction of work-family conflict through the use of', 50, 700),
+      at('selection, optimization and compensation behaviours”, Journal of Applied Psychology.', 70, 688, 300),
+      at('Bohle, P. and Quinlan, M. (2000), Managing Occupational Health and Safety: A Multidisciplinary', 50, 676),
+      at('Approach, Macmillan Publishers, South Yarra.', 70, 664, 200),
+      // Body text with first-line indents: a paragraph ends, the next one is indented.
+      at('The first paragraph of the body runs over two lines of text here and it', 50, 640),
+      at('ends on this shorter line.', 50, 628, 150),
+      at('An indented line begins the second paragraph, which goes on to the margin', 70, 616),
+      at('and ends here, with a full stop at the margin, as justified text may do.', 50, 604),
+      at('Another indented line begins a third paragraph, after a full line that ended.', 70, 592),
+      at('Plain text at the margin follows it to make the column left aligned.', 50, 580),
+      at('More plain text at the margin follows it to make the column left aligned.', 50, 568),
+    ];
+    const texts = paragraphsOf([page(1, items)]).map((p) => p.text);
+    expect(texts).toEqual([
+      'Baltes, B. and Heydens-Gahir, H. (2003), “Reduction of work-family conflict through the use of selection, optimization and compensation behaviours”, Journal of Applied Psychology.',
+      'Bohle, P. and Quinlan, M. (2000), Managing Occupational Health and Safety: A Multidisciplinary Approach, Macmillan Publishers, South Yarra.',
+      'The first paragraph of the body runs over two lines of text here and it ends on this shorter line.',
+      'An indented line begins the second paragraph, which goes on to the margin and ends here, with a full stop at the margin, as justified text may do.',
+      'Another indented line begins a third paragraph, after a full line that ended. Plain text at the margin follows it to make the column left aligned. More plain text at the margin follows it to make the column left aligned.',
+    ]);
+  });
+
   it('splits small-font footnotes at the bottom of the page', () => {
     const items = [
       item('Body paragraph with a reference to a note here and more', 50, 700),

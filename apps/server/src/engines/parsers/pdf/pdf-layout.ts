@@ -309,7 +309,10 @@ export function linesToParagraphs(
           const prevIndent = prev.x0 - stats.left;
           const prevWidth = prev.x1 - prev.x0;
           const prevShort = prevWidth < stats.width - Math.max(line.size * 2, stats.width * 0.1);
-          if (stats.leftAligned && indent > line.size * 0.8 && prevIndent < line.size * 0.5) newPara = true;
+          // An indent starts a paragraph after one that ended; after a line that ran to the margin
+          // mid-sentence it is a hanging indent, the same item going on (a definition, a numbered step).
+          const ended = prevShort || TERMINAL.test(prev.text);
+          if (stats.leftAligned && indent > line.size * 0.8 && prevIndent < line.size * 0.5 && ended) newPara = true;
           else if (prevShort && (TERMINAL.test(prev.text) || prevWidth < stats.width * 0.5)) newPara = true;
         }
       } else {
