@@ -3,6 +3,8 @@
  * positions, and the by-lines of an anthology ("Title" / "by Author").
  */
 import { shorten } from '../builder.ts';
+import type { BookBuilder } from '../builder.ts';
+import { pickChapterNodes } from '../toc.ts';
 import type { BlockDraft } from '../blocks.ts';
 import { PARSE_LIMITS } from '../limits.ts';
 import type { PdfDocument } from './pdf-text.ts';
@@ -91,4 +93,97 @@ export function bylineChapters(drafts: (BlockDraft & { byWeight?: boolean })[]):
   });
   // A piece needs some body: by-lines a few blocks apart belong to one piece.
   return out.filter((c, k) => (out[k + 1]?.index ?? drafts.length) - c.index >= 4);
+}
+
+/** Parts of this many pages make the chapters of a PDF with neither outline nor headings. */
+const PAGES_PER_PART = 10;
+
+/**
+ * Cuts the blocks into chapters: at the outline's chapter entries where it has two or more; else at
+ * an anthology's by-lines; else at the headings of the highest level that recurs (body-size bold
+ * headings, `weightLevel`, only in documents of four pages or more); else in parts of ten pages.
+ * The whole outline becomes the contents, each entry leading to the first block at its place.
+ */
+export function addChapters(
+  book: BookBuilder,
+  drafts: (BlockDraft & { top: number; byWeight?: boolean })[],
+  outline: OutlineEntry[],
+  weightLevel: number,
+  numPages: number,
+): void {
+  const byPlace = (a: OutlineEntry, b: OutlineEntry) => a.page! - b.page! || (b.y ?? Infinity) - (a.y ?? Infinity);
+  // A block at or below where an entry points (PDF y grows upwards) is where the entry leads.
+  const reached = (d: (typeof drafts)[number], entry: OutlineEntry) =>
+    d.pdfPage! > entry.page! || (d.pdfPage === entry.page && (entry.y === undefined || d.top <= entry.y + 2));
+  // The contents are the whole outline (of two entries or more; else the chapters stand in for it),
+  // each entry leading to the first block at its place.
+  const flat = flattenOutline(outline);
+  const listed = flat.length >= 2 ? flat.map((e) => ({ ...e, draft: book.entry(e.title, e.level) })) : [];
+  const placed = listed.filter((e) => e.page !== undefined).sort(byPlace);
+  let nextListed = 0;
+  for (const d of drafts) {
+    while (nextListed < placed.length && reached(d, placed[nextListed]!)) placed[nextListed++]!.draft.target = d;
+  }
+  const entries = pickChapterNodes(outline)
+    .map(({ node, level }) => ({ ...node, level }))
+    .filter((e) => e.page !== undefined && e.title)
+    .sort(byPlace);
+  if (entries.length >= 2) {
+    let next = 0;
+    book.startChapter('');
+    for (const d of drafts) {
+      while (next < entries.length && reached(d, entries[next]!)) {
+        const entry = entries[next]!;
+        book.startChapter(shorten(entry.title, 120), entry.level);
+        next++;
+      }
+      book.add(d);
+    }
+  } else if (bylineChapters(drafts).length >= 3) {
+    // Anthologies: "Title" / "by Author" lines open each piece.
+    const starts = new Map(bylineChapters(drafts).map((c) => [c.index, c.title]));
+    book.startChapter('');
+    drafts.forEach((d, i) => {
+      const title = starts.get(i);
+      if (title !== undefined) book.startChapter(title, 1);
+      book.add(d);
+    });
+  } else {
+    const headings = drafts.filter((d) => d.type === 'heading');
+    const counts = new Map<number, number>();
+    for (const h of headings) counts.set(h.level!, (counts.get(h.level!) ?? 0) + 1);
+    // Bold body-size headings cut chapters only in documents long enough to have chapters (a one-page
+    // form has bold labels, not chapters).
+    const level = [...counts.keys()]
+      .sort((a, b) => a - b)
+      .find(
+        (l) =>
+          counts.get(l)! >= 2 && counts.get(l)! <= Math.max(3, numPages * 2) && (l !== weightLevel || numPages >= 4),
+      );
+    if (level !== undefined) {
+      book.startChapter('');
+      for (const d of drafts) {
+        if (d.type === 'heading' && d.level! <= level) book.startChapter(shorten(d.text, 120), 1);
+        book.add(d);
+      }
+    } else if (numPages > PAGES_PER_PART * 1.5) {
+      let current = -1;
+      for (const d of drafts) {
+        const part = Math.floor((d.pdfPage! - 1) / PAGES_PER_PART);
+        if (part !== current) {
+          current = part;
+          const first = part * PAGES_PER_PART + 1;
+          book.startChapter('', undefined, {
+            kind: 'pages',
+            from: first,
+            to: Math.min(numPages, first + PAGES_PER_PART - 1),
+          });
+        }
+        book.add(d);
+      }
+    } else {
+      book.startChapter('');
+      for (const d of drafts) book.add(d);
+    }
+  }
 }

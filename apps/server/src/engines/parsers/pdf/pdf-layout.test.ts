@@ -4,10 +4,10 @@ import {
   closeParagraph,
   isWeightHeadingLine,
   linesToParagraphs,
-  removeRunningLines,
   splitFootnotes,
   footnoteParagraphs,
 } from './pdf-layout.ts';
+import { removeRunningLines } from './pdf-running.ts';
 import type { ParagraphState, PdfLine, PdfPageText, PdfParagraph, PdfTextItem } from './pdf-layout.ts';
 import { orderLines } from './pdf-columns.ts';
 import { buildLexicon, joinParagraphLines } from './pdf-join.ts';
@@ -133,6 +133,23 @@ describe('PDF layout', () => {
     expect(text).not.toMatch(/FREE CULTURE/);
     expect(text).not.toMatch(/^\d+$/m);
     expect(text).toContain('Body text of page 3');
+  });
+
+  it('removes page numbers standing in the outer margin, and keeps the numbers of a table', () => {
+    // A journal's page number sits in the outer margin a quarter of the way down, left and right in
+    // turn; a table of figures on every page has numbers too, at other heights and values.
+    const pages = [1, 2, 3, 4, 5, 6].map((n) =>
+      page(n, [
+        item(`Body text of page ${n} that is long enough to be a line of the article.`, 50, 700),
+        item(String(161 + n), n % 2 ? 20 : 470, 600 - (n % 3)),
+        item(`Second body line on page ${n}, it goes on to the end of the column.`, 50, 586),
+        item(String(40 + n * 7), 300, 400 + n * 20),
+        item('Table totals', 50, 300),
+      ]),
+    );
+    const text = paragraphsOf(pages).map((p) => p.text);
+    expect(text.filter((t) => /^16\d$/.test(t))).toEqual([]);
+    expect(text.filter((t) => /^\d+$/.test(t))).toEqual(['47', '54', '61', '68', '75', '82']);
   });
 
   it('reads two columns left then right, and continues a paragraph across the column break', () => {

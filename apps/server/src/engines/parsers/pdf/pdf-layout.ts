@@ -86,53 +86,6 @@ export interface FlowFigure {
 
 const isFigure = (item: PdfLine | FlowFigure): item is FlowFigure => 'paragraphs' in item;
 
-const PAGE_NUMBER = /^(page\s*)?[-–—([]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?$/i;
-
-/**
- * Running headers alternate sides ("xiv PREFACE" / "PREFACE xv") and carry page numbers (arabic or
- * roman): compare them as a set of words with numbers masked.
- */
-function headerKey(text: string): string {
-  return text
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => (/^(\d+|[ivxlc]{1,6})[.,]?$/.test(w) ? '#' : w.replace(/\d+/g, '#')))
-    .sort()
-    .join(' ');
-}
-
-/**
- * Removes running headers and footers: lines in the top or bottom margin whose text (digits ignored)
- * repeats on at least 3 pages, and page numbers alone in those margins.
- */
-export function removeRunningLines(pages: { height: number; lines: PdfLine[] }[]): number {
-  const band = (page: { height: number; lines: PdfLine[] }) => {
-    const sorted = [...page.lines].sort((a, b) => b.y - a.y);
-    const top = sorted.slice(0, 3).filter((l) => l.y > page.height * 0.8);
-    const bottom = sorted.slice(-3).filter((l) => l.y < page.height * 0.2);
-    return new Set([...top, ...bottom]);
-  };
-  const bands = pages.map(band);
-  const counts = new Map<string, number>();
-  for (const b of bands) {
-    const keys = new Set([...b].map((l) => headerKey(l.text)));
-    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  const minRepeats = pages.length >= 6 ? 3 : Math.max(2, pages.length);
-  let removed = 0;
-  pages.forEach((page, i) => {
-    const b = bands[i]!;
-    page.lines = page.lines.filter((l) => {
-      if (!b.has(l)) return true;
-      const drop = PAGE_NUMBER.test(l.text) || (counts.get(headerKey(l.text)) ?? 0) >= minRepeats;
-      if (drop) removed++;
-      return !drop;
-    });
-  });
-  return removed;
-}
-
 /** Font size carrying most characters: the body text. */
 export function bodyFontSize(lines: PdfLine[]): number {
   const weight = new Map<number, number>();

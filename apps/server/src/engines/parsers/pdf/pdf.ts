@@ -6,7 +6,7 @@
  * from heading font sizes, else from page ranges. Pages without a text layer (or all pages with
  * forceOCR) are rendered and OCRed.
  */
-import { BookBuilder, shorten } from '../builder.ts';
+import { BookBuilder } from '../builder.ts';
 import type { BlockDraft } from '../blocks.ts';
 import { ParseError } from '../errors.ts';
 import {
@@ -16,13 +16,13 @@ import {
   isWeightHeadingLine,
   footnoteParagraphs,
   linesToParagraphs,
-  removeRunningLines,
   splitFootnotes,
 } from './pdf-layout.ts';
+import { removeRunningLines } from './pdf-running.ts';
 import type { ParagraphState, PdfLine, PdfParagraph } from './pdf-layout.ts';
 import { buildLexicon } from './pdf-join.ts';
 import { orderLines } from './pdf-columns.ts';
-import { bylineChapters, flattenOutline, readOutline, type OutlineEntry } from './pdf-chapters.ts';
+import { addChapters, readOutline } from './pdf-chapters.ts';
 import { inspectFonts } from './pdf-fonts.ts';
 import { withRebuiltPageTree } from './pdf-repair.ts';
 import { findGarbage } from './pdf-garbage.ts';
@@ -39,11 +39,8 @@ import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
 import type { TextLayer } from './pdf-threads.ts';
-import { pickChapterNodes } from '../toc.ts';
 import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
 import { PARSE_LIMITS } from '../limits.ts';
-
-const PAGES_PER_PART = 10;
 
 /**
  * Fonts whose short body-size lines are headings: faces other than the body font, used on a few lines
@@ -331,83 +328,7 @@ async function parseDocument(
   for (const d of drafts) delete (d as BlockDraft & { marks?: string[] }).marks;
 
   // 6. Chapters.
-  const outline = await readOutline(doc);
-  const byPlace = (a: OutlineEntry, b: OutlineEntry) => a.page! - b.page! || (b.y ?? Infinity) - (a.y ?? Infinity);
-  // A block at or below where an entry points (PDF y grows upwards) is where the entry leads.
-  const reached = (d: (typeof drafts)[number], entry: OutlineEntry) =>
-    d.pdfPage! > entry.page! || (d.pdfPage === entry.page && (entry.y === undefined || d.top <= entry.y + 2));
-  // The contents are the whole outline (of two entries or more; else the chapters stand in for it),
-  // each entry leading to the first block at its place.
-  const flat = flattenOutline(outline);
-  const listed = flat.length >= 2 ? flat.map((e) => ({ ...e, draft: book.entry(e.title, e.level) })) : [];
-  const placed = listed.filter((e) => e.page !== undefined).sort(byPlace);
-  let nextListed = 0;
-  for (const d of drafts) {
-    while (nextListed < placed.length && reached(d, placed[nextListed]!)) placed[nextListed++]!.draft.target = d;
-  }
-  const entries = pickChapterNodes(outline)
-    .map(({ node, level }) => ({ ...node, level }))
-    .filter((e) => e.page !== undefined && e.title)
-    .sort(byPlace);
-  if (entries.length >= 2) {
-    let next = 0;
-    book.startChapter('');
-    for (const d of drafts) {
-      while (next < entries.length && reached(d, entries[next]!)) {
-        const entry = entries[next]!;
-        book.startChapter(shorten(entry.title, 120), entry.level);
-        next++;
-      }
-      book.add(d);
-    }
-  } else if (bylineChapters(drafts).length >= 3) {
-    // Anthologies: "Title" / "by Author" lines open each piece.
-    const starts = new Map(bylineChapters(drafts).map((c) => [c.index, c.title]));
-    book.startChapter('');
-    drafts.forEach((d, i) => {
-      const title = starts.get(i);
-      if (title !== undefined) book.startChapter(title, 1);
-      book.add(d);
-    });
-  } else {
-    const headings = drafts.filter((d) => d.type === 'heading');
-    const counts = new Map<number, number>();
-    for (const h of headings) counts.set(h.level!, (counts.get(h.level!) ?? 0) + 1);
-    // Bold body-size headings cut chapters only in documents long enough to have chapters (a one-page
-    // form has bold labels, not chapters).
-    const weightLevel = headingSizes.length + 1;
-    const level = [...counts.keys()]
-      .sort((a, b) => a - b)
-      .find(
-        (l) =>
-          counts.get(l)! >= 2 && counts.get(l)! <= Math.max(3, numPages * 2) && (l !== weightLevel || numPages >= 4),
-      );
-    if (level !== undefined) {
-      book.startChapter('');
-      for (const d of drafts) {
-        if (d.type === 'heading' && d.level! <= level) book.startChapter(shorten(d.text, 120), 1);
-        book.add(d);
-      }
-    } else if (numPages > PAGES_PER_PART * 1.5) {
-      let current = -1;
-      for (const d of drafts) {
-        const part = Math.floor((d.pdfPage! - 1) / PAGES_PER_PART);
-        if (part !== current) {
-          current = part;
-          const first = part * PAGES_PER_PART + 1;
-          book.startChapter('', undefined, {
-            kind: 'pages',
-            from: first,
-            to: Math.min(numPages, first + PAGES_PER_PART - 1),
-          });
-        }
-        book.add(d);
-      }
-    } else {
-      book.startChapter('');
-      for (const d of drafts) book.add(d);
-    }
-  }
+  addChapters(book, drafts, await readOutline(doc), headingSizes.length + 1, numPages);
   for (const c of book.chapters)
     for (const b of c.blocks) {
       delete (b as BlockDraft & { top?: number }).top;
