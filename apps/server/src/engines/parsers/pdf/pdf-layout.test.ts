@@ -118,6 +118,21 @@ describe('PDF layout', () => {
     expect(lines[0]!.marks).toEqual(['1']);
   });
 
+  it("gives a footnote its raised label when the other column's line stands at the label's height", () => {
+    const lines = buildLines(
+      page(1, [
+        item('2', 54, 98.2, 6),
+        item(' ', 57, 98.2, 6),
+        item('Instead of aborting the outer recording, we could', 58.5, 95.3, 8),
+        item('This section explains how a recorded trace is translated', 317, 98.3, 9),
+      ]),
+    );
+    const note = lines.find((l) => l.text.includes('Instead'))!;
+    expect(note.text).toBe('2 Instead of aborting the outer recording, we could');
+    expect(note.leadingMark).toBe('2');
+    expect(lines.map((l) => l.text)).not.toContain('2');
+  });
+
   it('removes running headers, footers and page numbers', () => {
     const pages = [1, 2, 3, 4, 5, 6].map((n) =>
       page(n, [

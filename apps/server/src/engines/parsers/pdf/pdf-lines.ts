@@ -43,6 +43,7 @@ export function buildLines(page: PdfPageText): PdfLine[] {
     if (row) row.push(item);
     else rows.push([item]);
   }
+  attachLeadingLabels(rows);
   for (const row of rows) row.sort((a, b) => a.x - b.x);
   const gutters = findGutters(rows);
   const lines: PdfLine[] = [];
@@ -152,6 +153,37 @@ function attachMarks(items: PdfTextItem[]): PdfTextItem[] {
     base.str = chars.slice(0, at).join('') + mark.str + chars.slice(at).join('');
   }
   return out;
+}
+
+/**
+ * A footnote's small raised label ("²") goes to the line it starts. Sorted by height, it may have
+ * joined the row of another column's line at its height rather than its own line's, a little lower;
+ * so it is matched by place: a label with nothing next to it in its row, and a larger item starting
+ * right after it a little below, in one of the next rows.
+ */
+function attachLeadingLabels(rows: PdfTextItem[][]): void {
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (const label of [...row]) {
+      if (!NOTE_MARK.test(label.str.trim())) continue;
+      const end = label.x + label.width;
+      const near = (it: PdfTextItem) => it !== label && it.str.trim() && it.x >= label.x && it.x <= end + label.size;
+      if (row.some(near)) continue;
+      const below = (it: PdfTextItem) =>
+        it.size > label.size * 1.15 &&
+        it.x >= end - 1 &&
+        it.x <= end + it.size &&
+        it.y < label.y &&
+        it.y >= label.y - it.size * 0.8;
+      const target = rows.slice(r + 1, r + 4).find((other) => other.some(below));
+      if (!target) continue;
+      // Its space goes with it.
+      const moving = row.filter((it) => it === label || (!it.str.trim() && it.x >= label.x && it.x <= end + 1));
+      target.push(...moving);
+      for (const it of moving) row.splice(row.indexOf(it), 1);
+    }
+  }
+  for (let r = rows.length - 1; r >= 0; r--) if (!rows[r]!.length) rows.splice(r, 1);
 }
 
 function makeLine(page: number, segment: PdfTextItem[], base: { y: number; size: number }): PdfLine {
