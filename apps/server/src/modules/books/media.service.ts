@@ -38,7 +38,8 @@ export class MediaService {
     const key = decodeURIComponent(pathname.slice('/api/media/'.length));
     const stored = await this.d.storage.stat(key);
     if (!stored) return undefined;
-    const untilExpiry = Math.max(0, signed.expires - Math.floor(Date.now() / 1000));
+    // Whole seconds left, rounded down: the browser never keeps the file past the URL's life.
+    const untilExpiry = Math.max(0, Math.floor((signed.expires * 1000 - Date.now()) / 1000));
     return { key, maxAge: grant ? Math.min(untilExpiry, GRANTED_MAX_AGE_SECONDS) : untilExpiry, ...stored };
   }
 
