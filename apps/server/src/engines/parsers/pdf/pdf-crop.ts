@@ -32,7 +32,7 @@ import type { PdfDocument, PdfPage } from './pdf-text.ts';
 
 export const CROP_SCALE = 3;
 /** Margin around a region, in points: antialiased edges and strokes reaching past their paths' boxes. */
-const MARGIN = 2;
+export const CROP_MARGIN = 2;
 
 export interface CropRequest {
   page: number;
@@ -202,10 +202,10 @@ export async function renderCrops(
       const grown = {
         page: n,
         col: 0,
-        x0: box.x0 - MARGIN,
-        x1: box.x1 + MARGIN,
-        bottom: box.y0 - MARGIN,
-        top: box.y1 + MARGIN,
+        x0: box.x0 - CROP_MARGIN,
+        x1: box.x1 + CROP_MARGIN,
+        bottom: box.y0 - CROP_MARGIN,
+        top: box.y1 + CROP_MARGIN,
       };
       const [region] = toPdfRegions([grown], geometry);
       if (!region) continue;

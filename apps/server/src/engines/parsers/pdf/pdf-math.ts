@@ -15,6 +15,7 @@ import type { PdfLine } from './pdf-layout.ts';
 import { isBodyLine, lineBox, union } from './pdf-figures.ts';
 import type { FigureContext } from './pdf-figures.ts';
 import type { Box, Graphic } from './pdf-graphics.ts';
+import { CROP_MARGIN } from './pdf-crop.ts';
 
 export interface PageFormula {
   /** What is cropped: the formula's rows, fraction bars and radicals, and its number. */
@@ -44,16 +45,14 @@ const CODE =
 
 const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 
-/** Words of prose among a line's tokens: three letters or more, not a function name or a formula's small word. */
-const proseWords = (tokens: string[]) =>
-  tokens.filter((t) => /^\p{L}{3,}[,.:]?$/u.test(t) && !MATH_WORDS.has(t.replace(/[,.:]$/, '').toLowerCase()));
-
 /** How much a line looks like mathematics, by its characters: 0 (prose, code) and up. */
 export function mathScore(l: PdfLine, ctx: MathContext): number {
   const text = l.text.trim();
   if (!text || CODE.test(text) || (l.font !== undefined && ctx.monospace?.has(l.font))) return 0;
   const tokens = text.split(/\s+/);
-  const words = proseWords(tokens);
+  const words = tokens.filter(
+    (t) => /^\p{L}{3,}[,.:]?$/u.test(t) && !MATH_WORDS.has(t.replace(/[,.:]$/, '').toLowerCase()),
+  );
   if (words.length >= 3 && words.length >= tokens.length * 0.4) return 0;
   const symbols = count(text, OPERATOR) + count(text, GREEK) + count(text, MATH_LETTER) + (l.badChars ?? 0);
   const singles = tokens.filter((t) => /^[\p{L}\d][′'*]?$|^\(?[\p{L}\d]{1,2}\)?[,.]?$/u.test(t)).length;
@@ -103,12 +102,9 @@ export function findFormulas(lines: PdfLine[], graphics: Graphic[], ctx: MathCon
   return out;
 }
 
-/** Crops have a margin of this many points (pdf-crop.ts), which must not reach a line of text either. */
-const CROP_MARGIN = 2;
-
 /**
- * A formula's box stops short of the lines of text above and below it, their descenders included: a
- * big delimiter's box, sized by its font rather than by its glyph, reached half into the line above.
+ * A formula's box stops short of the lines of text above and below it, their descenders and the
+ * crop's margin included: a big delimiter's box, sized by its font rather than by its glyph, reached half into the line above.
  */
 function clearOfText(formula: PageFormula, lines: PdfLine[], inFormulas: Set<PdfLine>): void {
   const middle = (formula.box.y0 + formula.box.y1) / 2;

@@ -64,7 +64,8 @@ function removePageCounters(pages: { height: number; lines: PdfLine[] }[]): numb
     for (const l of page.lines) {
       if (!bare(l)) continue;
       const offset = Number(l.text.trim()) - l.page;
-      byOffset.set(offset, [...(byOffset.get(offset) ?? []), { page: l.page, y: l.y / page.height }]);
+      if (!byOffset.has(offset)) byOffset.set(offset, []);
+      byOffset.get(offset)!.push({ page: l.page, y: l.y / page.height });
     }
   }
   const counting = new Set<number>();
