@@ -16,6 +16,7 @@ import { attachPdfFile } from './seed-book.ts';
 import {
   CORPUS,
   pollStage,
+  readTranslatedPage,
   registerUser,
   seedChineseBook,
   startTestApp,
@@ -110,14 +111,7 @@ const fresh = {
   },
   /** P's first page translated into English (reports need a translation to find wrong). */
   translatedPage: async (c: Ctx) => {
-    const url = `/api/reader/getPageData?bookCode=${c.P}&language=en&page=1`;
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      const res = await c.t.call('GET', url, { token: c.tokens.owner });
-      if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('P was not translated');
+    await readTranslatedPage(c.t, c.tokens.owner, c.P, 1, 'en');
   },
   /** The owner's report of a wrong translation in P. */
   report: async (c: Ctx) => {

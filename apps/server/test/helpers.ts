@@ -256,10 +256,12 @@ export async function pollStage(t: TestApp, url: string, token: string, timeoutM
   }
 }
 
-/** Opens a page in Chinese (which pays for it) and waits until its translation is complete; returns its data. */
-export async function readTranslatedPage(t: TestApp, token: string, code: string, page: number) {
+/** Opens a page in `language` (which pays for it) and waits until its translation is complete; returns its data. */
+export async function readTranslatedPage(t: TestApp, token: string, code: string, page: number, language = 'zh') {
   for (let i = 0; i < 200; i++) {
-    const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=${page}`, { token });
+    const res = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=${language}&page=${page}`, {
+      token,
+    });
     if (res.data.blocks.every((b: { status: string }) => b.status === 'done')) return res.data;
     await new Promise((r) => setTimeout(r, 100));
   }

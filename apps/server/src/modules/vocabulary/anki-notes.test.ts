@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../../engines/translation/testing/fake-servers.ts';
-import { registerUser, seedPagedBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
+import { readTranslatedPage, registerUser, seedPagedBook, startTestApp, type TestApp } from '../../../test/helpers.ts';
 import { sentenceTranslation, wordInSentence } from './anki-notes.ts';
 
 describe("a word's sentence and its translation, for Anki", () => {
@@ -46,13 +46,7 @@ describe('words for Anki through HTTP', () => {
   });
 
   it("gives the sentence's translation only for a page the reader paid for, and remembers what was sent", async () => {
-    for (let i = 0; i < 200; i++) {
-      const page = await t.call('GET', `/api/reader/getPageData?bookCode=${code}&language=zh&page=1`, {
-        token: reader,
-      });
-      if (page.data.blocks.every((b: { status: string }) => b.status === 'done')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await readTranslatedPage(t, reader, code, 1);
     const save = (text: string, blockId: string, sentence: string) =>
       t.call('POST', '/api/vocabulary', {
         token: reader,
