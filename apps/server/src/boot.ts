@@ -142,7 +142,7 @@ export async function boot(config: Config, logger: Logger): Promise<Running> {
       const activeMailer = mailer;
       cleanups.push(() => activeMailer.close());
       registerSystemJobs(queue, { mailer, limiter: services.limiter, dataDir: config.dataDir, logger });
-      registerBookJobs(queue, services.uploads, services.reader);
+      registerBookJobs(queue, services.uploads, services.reader, services.bookCrops);
       registerPointsJobs(queue, services.points);
       registerSetupJobs(queue, services.setup);
       registerBookTranslationJobs(queue, services.bookTranslations);

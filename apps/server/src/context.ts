@@ -8,6 +8,8 @@ import type { Logger } from './lib/logger.ts';
 import { AccessEvents } from './lib/access-events.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { UrlSigner } from './lib/signing.ts';
+import { BookCrops } from './modules/books/book-crops.ts';
+import { BookCropsRepo } from './modules/books/book-crops.repo.ts';
 import { BooksRepo } from './modules/books/books.repo.ts';
 import { BooksService, thumbKey } from './modules/books/books.service.ts';
 import { UploadService } from './modules/books/upload.service.ts';
@@ -83,6 +85,7 @@ export interface Services {
   uploads: UploadService;
   /** The processes books are parsed in (started on first use; the worker warms one up). */
   parseHost: ParseHost;
+  bookCrops: BookCrops;
   media: MediaService;
   points: PointsService;
   translation: TranslationService;
@@ -152,7 +155,15 @@ export function createServices(infra: Infrastructure): Services {
     access,
   });
   const booksRepo = new BooksRepo(infra.db, access);
-  const books = new BooksService({ repo: booksRepo, storage: infra.storage, signer, logger: infra.logger, access });
+  const cropsRepo = new BookCropsRepo(infra.db);
+  const books = new BooksService({
+    repo: booksRepo,
+    crops: cropsRepo,
+    storage: infra.storage,
+    signer,
+    logger: infra.logger,
+    access,
+  });
   const pointsService = new PointsService(infra.db, infra.logger);
   const health = new EngineHealth({ db: infra.db, logger: infra.logger });
   const translation = new TranslationService({
@@ -184,9 +195,22 @@ export function createServices(infra: Infrastructure): Services {
     onProcessDied: ({ reason, stderr }) =>
       infra.logger.warn({ reason, stderr: stderr.slice(-1000) }, 'a parse process ended during a parse'),
   });
+  const queueCrops = async (bookId: number) => {
+    await infra.queue.send('book.crops', { bookId });
+  };
+  const bookCrops = new BookCrops({
+    config: infra.config,
+    repo: cropsRepo,
+    books: booksRepo,
+    storage: infra.storage,
+    parseHost,
+    logger: infra.logger,
+    queueCrops,
+  });
   const uploads = new UploadService({
     config: infra.config,
     parseHost,
+    onCropsPending: queueCrops,
     repo: booksRepo,
     requests: new UploadRequestsRepo(infra.db, access),
     storage: infra.storage,
@@ -276,6 +300,7 @@ export function createServices(infra: Infrastructure): Services {
     books,
     uploads,
     parseHost,
+    bookCrops,
     media: new MediaService({ signer, storage: infra.storage, books, usersRepo }),
     points: pointsService,
     translation,
@@ -383,6 +408,7 @@ export function createServices(infra: Infrastructure): Services {
       db: infra.db,
       config: infra.config,
       parseHost,
+      onCropsPending: queueCrops,
       repo: booksRepo,
       storage: infra.storage,
       logger: infra.logger,

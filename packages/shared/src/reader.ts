@@ -27,6 +27,11 @@ export const PageBlock = z.object({
   status: z.enum(BLOCK_STATUSES),
   level: z.number().nullable(),
   imageUrl: z.string().nullable(),
+  /**
+   * Image blocks of a PDF: the picture is still being made (figures past the first ones are cropped
+   * after the book is saved). `imageUrl` is null meanwhile; asking for the page again later gives it.
+   */
+  imagePending: z.boolean().optional(),
   noteLabel: z.string().nullable(),
   noteRefs: z.array(z.string()).nullable(),
   /** Footnote blocks: the blocks whose markers lead to this note (the way back). */

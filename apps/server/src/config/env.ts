@@ -178,6 +178,10 @@ export const EnvSchema = z.object({
     'Resident memory a parse process may use; a book that needs more fails with "file too complex", is not retried, and the server is unaffected.',
   ),
   PARSE_PROCESSES: doc(int(1, 1, 16), 'Parse processes per worker: how many books are parsed at once.'),
+  PDF_CROPS_IN_PARSE: doc(
+    int(48, 0, 100_000),
+    'Figures, tables and formulas of a PDF cropped as pictures while it is parsed (the first ones, in page order); the others are made in the background after the book is saved, and the reader shows them as they come. Lower it to have large illustrated PDFs ready sooner.',
+  ),
 
   TRANSLATION_ENGINES: doc(
     z.string().trim().default('microsoft'),
@@ -283,6 +287,8 @@ export interface Config {
     parseMemoryMb: number;
     /** Parse processes per worker: books parsed at once. */
     parseProcesses: number;
+    /** PDF figures cropped during the parse; the rest after the book is saved (book.crops). */
+    pdfCropsInParse: number;
   };
   /** Translation engines in order, from TRANSLATION_ENGINES and the engine variables. */
   translationEngines: EngineSettings[];
@@ -384,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', version =
         stageStaleSeconds: e.STAGE_STALE_SECONDS,
         parseMemoryMb: e.PARSE_MEMORY_MB,
         parseProcesses: e.PARSE_PROCESSES,
+        pdfCropsInParse: e.PDF_CROPS_IN_PARSE,
       },
       translationEngines,
       llm:

@@ -25,6 +25,7 @@ import * as m0024 from './migrations/0024-reading-place-uploads.ts';
 import * as m0020 from './migrations/0020-pdf-regions.ts';
 import * as m0021 from './migrations/0021-pdf-page-index.ts';
 import * as m0022 from './migrations/0022-book-contents.ts';
+import * as m0028 from './migrations/0028-pending-crops.ts';
 
 /** Forward-only migrations, applied in name order at boot. Add new ones to this list. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-pdf-regions': m0020,
   '0021-pdf-page-index': m0021,
   '0022-book-contents': m0022,
+  '0028-pending-crops': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

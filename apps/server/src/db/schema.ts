@@ -255,6 +255,16 @@ export interface BookImagesTable {
   height: number | null;
 }
 
+/** A PDF figure whose picture is still to be rendered (migration 0028, modules/books/book-crops.ts). */
+export interface BookPendingCropsTable {
+  book_id: number;
+  image_id: string;
+  page: number;
+  region: ColumnType<PdfRegionRow, string, string>;
+  photo: number | null;
+  updated_at: Generated<Date>;
+}
+
 export interface UserBooksTable {
   id: Generated<number>;
   user_id: number;
@@ -663,6 +673,7 @@ export interface Database {
   book_contents: BookContentsTable;
   book_blocks: BookBlocksTable;
   book_images: BookImagesTable;
+  book_pending_crops: BookPendingCropsTable;
   user_books: UserBooksTable;
   upload_requests: UploadRequestsTable;
   translation_memory: TranslationMemoryTable;

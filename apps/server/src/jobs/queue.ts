@@ -15,6 +15,8 @@ export interface JobPayloads {
   'book.save': { requestId: string };
   /** Uploads nobody drives any more: silent stages revived or failed, abandoned ones chained on (UploadService.sweep). */
   'book.sweepUploads': Record<string, never>;
+  /** Pictures of a PDF's figures left for after the parse (BookCrops.run). */
+  'book.crops': { bookId: number };
   'translate.page': { bookId: number; lang: string; page: number };
   /** The next pages of a whole-book translation; the job's id is the run the job row names. */
   'book.translateWhole': { jobId: string };
@@ -51,6 +53,8 @@ const QUEUES: Record<JobName, QueueSettings> = {
   'book.translateTitle': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.save': { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   'book.sweepUploads': { retryLimit: 0, retryDelay: 60, retryBackoff: false, expireInSeconds: 120 },
+  // Idempotent: each batch's pictures are kept as it ends, a retry does what is left.
+  'book.crops': { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
   // Engine failures are handled per batch inside the job (blocks marked failed, the reader retries).
   'translate.page': { retryLimit: 2, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
   // A run does a few pages; a failed one is retried (the lease decides who works), a lost one resumed.

@@ -96,6 +96,18 @@ export interface BookImage {
   height?: number;
 }
 
+/**
+ * PDF: a figure whose picture is made after the book is stored (pdf/pdf-crop.ts crops the first
+ * ones during the parse; a queue job the rest). Its block already has `imageId`.
+ */
+export interface PendingCrop {
+  imageId: string;
+  /** The region to render, its margin included. */
+  region: PdfRegion;
+  /** A photograph of this many pixels per point (0: unknown): encoded lossy, rendered no finer. */
+  photo?: number;
+}
+
 export interface BookMetadata {
   title?: string;
   author?: string;
@@ -129,6 +141,8 @@ export interface ParsedBook {
   /** The contents tree in order (never empty for a book with text: chapters stand in for it). */
   contents: ContentsEntry[];
   images: BookImage[];
+  /** PDF: pictures of image blocks still to be rendered, in page order (see PendingCrop). */
+  pendingCrops?: PendingCrop[];
   /** Things a maintainer may want to know; never shown as errors (a warning never fails a parse). */
   warnings: string[];
   stats: ParseStats;
@@ -161,6 +175,11 @@ export interface ParseOptions {
    * out of the paragraphs). On unless false; off for measuring what cropping costs (bench/).
    */
   pdfFigures?: boolean;
+  /**
+   * PDF: how many figures are cropped during the parse, in page order; the others are left in
+   * `pendingCrops` for after the book is stored. All of them when left out.
+   */
+  pdfCropsInParse?: number;
 }
 
 export interface BookParser {

@@ -6,7 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { BookBlocksTable, BookChaptersTable, BookContentsTable, BookRow } from '../../db/schema.ts';
+import type {
+  BookBlocksTable,
+  BookChaptersTable,
+  BookContentsTable,
+  BookImagesTable,
+  BookRow,
+} from '../../db/schema.ts';
+import type { BookImage } from '../../engines/parsers/types.ts';
 import type { ParsedStream } from '../../engines/parsers/isolated/parse-host.ts';
 import { isStorageFull } from '../../engines/storage/disk.ts';
 import type { FileStorage } from '../../engines/storage/storage.ts';
@@ -23,6 +30,8 @@ export interface ContentDeps {
   logger: Logger;
   /** Stores a cover image with its thumbnail and returns its key. */
   storeCover: (data: Buffer) => Promise<string>;
+  /** The book has figures whose pictures are still to be made (queues book.crops). */
+  onCropsPending?: (bookId: number) => Promise<void>;
 }
 
 export interface StoredContent {
@@ -31,6 +40,8 @@ export interface StoredContent {
   characters: number;
   pages: number;
   images: number;
+  /** PDF figures whose pictures are made after (book-crops.ts). */
+  pendingCrops: number;
 }
 
 export async function storeBookContent(
@@ -44,19 +55,7 @@ export async function storeBookContent(
   let piece = await pieces.next();
   const images = [];
   for (; !piece.done && piece.value.type === 'images'; piece = await pieces.next()) {
-    for (const image of piece.value.images) {
-      const ext = extensionOf(image.mediaType);
-      const key = `books/${book.id}/img-${createHash('sha256').update(image.id).digest('hex').slice(0, 20)}.${ext}`;
-      await deps.storage.put(key, image.data);
-      images.push({
-        book_id: book.id,
-        image_id: image.id,
-        storage_key: key,
-        media_type: image.mediaType,
-        width: image.width ?? null,
-        height: image.height ?? null,
-      });
-    }
+    for (const image of piece.value.images) images.push(await storeBookImage(deps.storage, book.id, image));
   }
   if (parsed.head.cover && !book.cover_key) {
     try {
@@ -135,9 +134,17 @@ export async function storeBookContent(
     if (batch.length) yield batch;
   }
 
+  const pendingCrops = (parsed.head.pendingCrops ?? []).map((crop) => ({
+    book_id: book.id,
+    image_id: crop.imageId,
+    page: crop.region.page,
+    region: JSON.stringify(crop.region),
+    photo: crop.photo ?? null,
+  }));
   await deps.repo.replaceContent(book.id, {
     blockBatches: blockBatches(),
     images,
+    pendingCrops,
     finish: () => ({
       chapters,
       contents: contentsRows(book.id, parsed.head.contents, entrySeqs),
@@ -150,7 +157,34 @@ export async function storeBookContent(
       },
     }),
   });
-  return { chapters: chapters.length, blocks: seq, characters, pages: counter.page, images: images.length };
+  if (pendingCrops.length) await deps.onCropsPending?.(book.id);
+  return {
+    chapters: chapters.length,
+    blocks: seq,
+    characters,
+    pages: counter.page,
+    images: images.length,
+    pendingCrops: pendingCrops.length,
+  };
+}
+
+/** Stores one of a book's images under a key made from its id, and gives its book_images row. */
+export async function storeBookImage(
+  storage: FileStorage,
+  bookId: number,
+  image: BookImage,
+): Promise<Insertable<BookImagesTable>> {
+  const ext = extensionOf(image.mediaType);
+  const key = `books/${bookId}/img-${createHash('sha256').update(image.id).digest('hex').slice(0, 20)}.${ext}`;
+  await storage.put(key, image.data);
+  return {
+    book_id: bookId,
+    image_id: image.id,
+    storage_key: key,
+    media_type: image.mediaType,
+    width: image.width ?? null,
+    height: image.height ?? null,
+  };
 }
 
 /** The contents' rows: each entry with the seq of its block (an entry whose block is gone is left out). */

@@ -6,6 +6,7 @@ import type {
   BookChaptersTable,
   BookContentsTable,
   BookImagesTable,
+  BookPendingCropsTable,
   BookRow,
   BooksTable,
   FileRow,
@@ -220,6 +221,8 @@ export class BooksRepo {
     content: {
       blockBatches: Iterable<Insertable<BookBlocksTable>[]> | AsyncIterable<Insertable<BookBlocksTable>[]>;
       images: Insertable<BookImagesTable>[];
+      /** Figures whose pictures are made after (book-crops.ts). */
+      pendingCrops?: Insertable<BookPendingCropsTable>[];
       finish: () => {
         chapters: Insertable<BookChaptersTable>[];
         contents: Insertable<BookContentsTable>[];
@@ -232,6 +235,7 @@ export class BooksRepo {
       await trx.deleteFrom('book_chapters').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_contents').where('book_id', '=', bookId).execute();
       await trx.deleteFrom('book_images').where('book_id', '=', bookId).execute();
+      await trx.deleteFrom('book_pending_crops').where('book_id', '=', bookId).execute();
       for await (const batch of content.blockBatches) await trx.insertInto('book_blocks').values(batch).execute();
       const { chapters, contents, stats } = content.finish();
       // Batches keep each statement under PostgreSQL's 65,535 parameter limit.
@@ -251,6 +255,13 @@ export class BooksRepo {
         await trx
           .insertInto('book_images')
           .values(content.images.slice(i, i + 1000))
+          .execute();
+      }
+      const pendingCrops = content.pendingCrops ?? [];
+      for (let i = 0; i < pendingCrops.length; i += 1000) {
+        await trx
+          .insertInto('book_pending_crops')
+          .values(pendingCrops.slice(i, i + 1000))
           .execute();
       }
       await trx

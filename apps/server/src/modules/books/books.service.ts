@@ -17,6 +17,7 @@ import { fail } from '../../http/errors.ts';
 import { AccessCache, type AccessEvents } from '../../lib/access-events.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { MediaGrant, UrlSigner } from '../../lib/signing.ts';
+import type { BookCropsRepo } from './book-crops.repo.ts';
 import type { BookView, BooksRepo } from './books.repo.ts';
 
 /** Personal library kinds beyond 'all' (public) and 'user' (personal): see /book/{kind}/library. */
@@ -24,6 +25,7 @@ export const LIBRARY_KINDS = ['uploaded'] as const;
 
 interface Deps {
   repo: BooksRepo;
+  crops: BookCropsRepo;
   storage: FileStorage;
   signer: UrlSigner;
   logger: Logger;
@@ -76,12 +78,21 @@ export class BooksService {
     return this.d.repo;
   }
 
-  /** Signed URLs of a book's images for this reader, by the parser's image id. */
-  async imageUrls(book: BookRow, user: UserRow, imageIds: string[]): Promise<Map<string, string>> {
-    if (imageIds.length === 0) return new Map();
+  /**
+   * Signed URLs of a book's images for this reader, by the parser's image id, and which of the
+   * others are still being made (a PDF's figures rendered after the parse, book-crops.ts).
+   */
+  async imageUrls(
+    book: BookRow,
+    user: UserRow,
+    imageIds: string[],
+  ): Promise<{ urls: Map<string, string>; pending: Set<string> }> {
+    if (imageIds.length === 0) return { urls: new Map(), pending: new Set() };
     const rows = await this.d.repo.images(book.id, [...new Set(imageIds)]);
     const grant = this.mediaGrant(book, user);
-    return new Map(rows.map((r) => [r.image_id, this.mediaUrl(r.storage_key, grant)!]));
+    const urls = new Map(rows.map((r) => [r.image_id, this.mediaUrl(r.storage_key, grant)!]));
+    const missing = imageIds.filter((id) => !urls.has(id));
+    return { urls, pending: await this.d.crops.pendingOf(book.id, [...new Set(missing)]) };
   }
 
   /** A book as the user sees it: their copy's info when they have one, or the public book's (`asPublic`). */

@@ -88,6 +88,7 @@ export class UploadStages {
         ocrLanguages: ocrLanguagesFor(request.original_language),
         timeoutMs: this.d.config.books.parseTimeoutSeconds * 1000,
         pdfHelperThreads: this.d.config.books.pdfHelperThreads,
+        pdfCropsInParse: this.d.config.books.pdfCropsInParse,
         onProgress: (fraction) => {
           const now = Date.now();
           if (now - lastWrite < 1000) return;

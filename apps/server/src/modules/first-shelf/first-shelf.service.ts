@@ -7,25 +7,18 @@ import type { Db } from '../../db/client.ts';
 import type { BookRow } from '../../db/schema.ts';
 import type { ParseHost } from '../../engines/parsers/isolated/parse-host.ts';
 import { sniff } from '../../engines/parsers/sniff.ts';
-import type { FileStorage } from '../../engines/storage/storage.ts';
-import type { Logger } from '../../lib/logger.ts';
 import { partialMd5 } from '../../lib/partial-md5.ts';
 import { newBookCode } from '../books/book-code.ts';
-import { storeBookContent } from '../books/book-content.ts';
-import type { BooksRepo } from '../books/books.repo.ts';
+import { storeBookContent, type ContentDeps } from '../books/book-content.ts';
 import { FileMetadataStore } from '../books/file-metadata.ts';
 import { md5Hex } from '../devices/device-keys.ts';
 import { FIRST_SHELF, type ShelfBook } from './first-shelf.ts';
 import { FirstShelfRepo } from './first-shelf.repo.ts';
 
-interface Deps {
+interface Deps extends ContentDeps {
   db: Db;
   config: Config;
   parseHost: ParseHost;
-  repo: BooksRepo;
-  storage: FileStorage;
-  logger: Logger;
-  storeCover: (data: Buffer) => Promise<string>;
 }
 
 const BOOKS_DIR = path.join(import.meta.dirname, 'books');
@@ -72,6 +65,7 @@ export class FirstShelf {
       ocrLanguages: ['en'],
       timeoutMs: this.d.config.books.parseTimeoutSeconds * 1000,
       pdfHelperThreads: this.d.config.books.pdfHelperThreads,
+      pdfCropsInParse: this.d.config.books.pdfCropsInParse,
     });
     try {
       await storeBookContent(this.d, book, parsed, `first-shelf:${shelfBook.slug}`);

@@ -285,9 +285,10 @@ export class ReaderService {
       translated,
       charge: payment ? await this.charges.settle(user.id, payment, wanted, byseq) : null,
     };
-    // A page with images is not kept for everyone: its image URLs are signed for this reader and expire.
-    // Nor is one with failed blocks: each reading of it must see whether their retry is due.
-    if (isComplete(wanted, byseq) && !hasFailed(wanted, byseq) && images.size === 0) {
+    // A page with images is not kept for everyone: its image URLs are signed for this reader and expire
+    // (or its pictures are still being made). Nor is one with failed blocks: each reading of it must
+    // see whether their retry is due.
+    if (isComplete(wanted, byseq) && !hasFailed(wanted, byseq) && !blocks.some((b) => b.image_id)) {
       const { charge: _charge, ...data } = out;
       this.remember(cacheKey, {
         data,
@@ -334,7 +335,7 @@ export class ReaderService {
     block: BlockRow,
     row: TranslationRow | undefined,
     translatable: boolean,
-    images: Map<string, string>,
+    images: { urls: Map<string, string>; pending: Set<string> },
   ): PageBlock {
     const status = !translatable ? 'done' : (row?.status ?? 'pending');
     return {
@@ -345,7 +346,8 @@ export class ReaderService {
       translation: status === 'done' ? (row?.translation ?? null) : null,
       status,
       level: block.level,
-      imageUrl: block.image_id ? (images.get(block.image_id) ?? null) : null,
+      imageUrl: block.image_id ? (images.urls.get(block.image_id) ?? null) : null,
+      ...(block.image_id && images.pending.has(block.image_id) ? { imagePending: true } : {}),
       noteLabel: block.note_label,
       noteRefs: block.note_refs,
       referencedBy: block.referenced_by,

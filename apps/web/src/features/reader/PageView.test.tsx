@@ -108,6 +108,27 @@ describe('images', () => {
     fireEvent.error(screen.getByRole('img', { name: 'A map' }));
     expect(onImageError).toHaveBeenCalledWith(url);
   });
+
+  it('says a picture is still being made, in its place, until it comes', () => {
+    const image = {
+      ...data.blocks[0]!,
+      id: 'img',
+      type: 'image',
+      text: 'Figure 7',
+      imageUrl: null,
+      imagePending: true,
+      translation: null,
+    };
+    const { rerender, props } = renderPage('simple', { data: { ...data, blocks: [image] } });
+    expect(screen.getByRole('status').textContent).toContain('still being made');
+    expect(screen.queryByRole('img')).toBeNull();
+    const url = '/api/media/books/1/img-b.webp?exp=1000&sig=x';
+    rerender(
+      <PageView {...props} data={{ ...data, blocks: [{ ...image, imageUrl: url, imagePending: undefined }] }} />,
+    );
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('img', { name: 'Figure 7' }).getAttribute('src')).toBe(url);
+  });
 });
 
 describe('reader modes', () => {

@@ -173,6 +173,11 @@ const Block = memo(function Block(props: BlockProps) {
     // Its text is the picture's text alternative (alt, an SVG's title): said, not printed under it.
     return (
       <figure id={blockDomId(block.id)} className={className}>
+        {!block.imageUrl && block.imagePending && (
+          <div className="yd-image-pending" role="status" aria-busy="true">
+            {t('reader.imagePending')}
+          </div>
+        )}
         {block.imageUrl && (
           <img
             src={block.imageUrl}

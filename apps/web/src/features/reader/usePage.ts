@@ -38,6 +38,9 @@ export function applyPageEvent(data: PageData, event: SseEvent): PageData {
 }
 
 const hasPending = (data: PageData | undefined) => !!data?.blocks.some((b) => b.status === 'pending');
+/** Pictures still being made (a PDF's later figures): the page is asked for again every IMAGE_POLL_MS. */
+export const hasPendingImages = (data: PageData | undefined) => !!data?.blocks.some((b) => b.imagePending);
+export const IMAGE_POLL_MS = 4000;
 /** Blocks still to come: pending ones, and failed ones (the server tries them again by itself). */
 export const isUnfinished = (data: PageData | undefined) => !!data?.blocks.some((b) => b.status !== 'done');
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -137,6 +140,7 @@ export function usePage(key: PageKey | null, confirm: boolean) {
     enabled: key !== null,
     staleTime: 5 * 60_000,
     retry: false,
+    refetchInterval: (q) => (hasPendingImages(q.state.data) ? IMAGE_POLL_MS : false),
   });
   // Followed while blocks are still to come, unless the page's last request was refused (the reader
   // must confirm or top up first: confirming asks again, and following starts over).

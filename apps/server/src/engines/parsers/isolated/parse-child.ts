@@ -12,7 +12,8 @@ import { isParseError } from '../errors.ts';
 import { warmUpPdfJs } from '../pdf/pdf-text.ts';
 import { disposePdfThreads } from '../pdf/pdf-threads.ts';
 import { parseBook } from '../registry.ts';
-import { bookMessages, type ChildMessage, type HostMessage } from './protocol.ts';
+import { renderPendingCrops } from '../pdf/pdf.ts';
+import { bookMessages, imageMessages, type ChildMessage, type HostMessage } from './protocol.ts';
 
 const PROGRESS_INTERVAL_MS = 500;
 
@@ -37,6 +38,7 @@ async function parse({ options }: Extract<HostMessage, { type: 'parse' }>): Prom
       autoSplitFootnote: options.autoSplitFootnote,
       ocrLanguages: options.ocrLanguages,
       pdfHelperThreads: options.pdfHelperThreads,
+      pdfCropsInParse: options.pdfCropsInParse,
       signal: AbortSignal.timeout(options.timeoutMs),
       handOverInput: true,
       onProgress: (fraction) => {
@@ -51,6 +53,24 @@ async function parse({ options }: Extract<HostMessage, { type: 'parse' }>): Prom
     await sendNext();
   } catch (error) {
     const key = isParseError(error) ? error.key : isStorageFull(error) ? 'storageFull' : 'internalError';
+    await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
+    collectGarbage();
+  }
+}
+
+/** Renders figures a parse of this PDF left for later; their images then go as a book's do. */
+async function crop({ crops, timeoutMs }: Extract<HostMessage, { type: 'crop' }>): Promise<void> {
+  const input = Buffer.concat(pieces);
+  pieces = [];
+  try {
+    const images = await renderPendingCrops(input, crops, AbortSignal.timeout(timeoutMs));
+    outgoing = (function* (): Generator<ChildMessage> {
+      yield { type: 'cropped' };
+      yield* imageMessages(images.filter((image) => image !== undefined));
+    })();
+    await sendNext();
+  } catch (error) {
+    const key = isParseError(error) ? error.key : 'internalError';
     await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
     collectGarbage();
   }
@@ -75,6 +95,7 @@ process.on('disconnect', () => void shutDown());
 process.on('message', (message: HostMessage) => {
   if (message.type === 'input') pieces.push(message.piece);
   else if (message.type === 'parse') void parse(message);
+  else if (message.type === 'crop') void crop(message);
   else if (message.type === 'next') void sendNext().catch(() => undefined);
   else if (message.type === 'drop') {
     outgoing = undefined;

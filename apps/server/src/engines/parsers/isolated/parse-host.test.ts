@@ -197,4 +197,33 @@ describe.skipIf(!existsSync(CORPUS))('ParseHost', () => {
     expect(books.every((b) => b.book.metadata.title === 'Moby-Dick')).toBe(true);
     expect(pids.size).toBeLessThanOrEqual(2);
   });
+
+  it('leaves the figures past pdfCropsInParse for later, and renders them from the file as the parse would have', async () => {
+    const host = newHost();
+    const input = readFileSync(path.join(CORPUS, 'pdf/en-tracemonkey-two-column-footnotes.pdf'));
+    const whole = (await host.parseWhole(input, { timeoutMs: 120_000 })).book;
+    const { book } = await host.parseWhole(input, { timeoutMs: 120_000, pdfCropsInParse: 3 });
+    const imageBlocks = (b: ParsedBook) => b.chapters.flatMap((c) => c.blocks).filter((x) => x.type === 'image');
+    // The same blocks with the same ids, whether their pictures were made now or are left for later.
+    expect(imageBlocks(book).map((b) => [b.id, b.imageId])).toEqual(imageBlocks(whole).map((b) => [b.id, b.imageId]));
+    expect(whole.pendingCrops).toBeUndefined();
+    expect(book.images.map((i) => i.id)).toEqual(whole.images.slice(0, 3).map((i) => i.id));
+    const pending = book.pendingCrops!;
+    expect(pending.map((c) => c.imageId)).toEqual(whole.images.slice(3).map((i) => i.id));
+    // In page order, each region on its page.
+    expect(pending.map((c) => c.region.page)).toEqual([...pending.map((c) => c.region.page)].sort((a, b) => a - b));
+
+    const made = await host.crop(input, pending, { timeoutMs: 120_000 });
+    const byId = new Map(whole.images.map((i) => [i.id, i]));
+    expect(made.map((i) => i.id)).toEqual(pending.map((c) => c.imageId));
+    for (const image of made) {
+      const same = byId.get(image.id)!;
+      expect([image.mediaType, image.width, image.height]).toEqual([same.mediaType, same.width, same.height]);
+      expect(image.data.equals(same.data)).toBe(true);
+    }
+    // A file that is no PDF is refused as a parse is.
+    expect((await refusal(host.crop(Buffer.from('not a pdf at all'), pending, { timeoutMs: 10_000 }))).key).toBe(
+      'fileCorrupted',
+    );
+  });
 });

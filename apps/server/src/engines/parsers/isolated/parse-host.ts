@@ -12,7 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { ParseError } from '../errors.ts';
 import type { LanguageDetection } from '../../language/detect.ts';
-import type { ParsedBook } from '../types.ts';
+import type { BookImage, ParsedBook, PendingCrop } from '../types.ts';
 import {
   BookAssembler,
   INPUT_BYTES_PER_MESSAGE,
@@ -55,6 +55,11 @@ export interface ParseHostOptions {
 
 export interface HostParseOptions extends IsolatedParseOptions {
   onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface CropOptions {
+  timeoutMs: number;
   signal?: AbortSignal;
 }
 
@@ -115,7 +120,31 @@ export class ParseHost {
     if (this.closed) throw new Error('the parse host is closed');
     options.signal?.throwIfAborted();
     const worker = await this.freshIfGrown(await this.acquire());
-    return new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(input, options);
+    const { onProgress: _progress, signal: _signal, ...sent } = options;
+    return new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(input, options, {
+      type: 'parse',
+      options: sent,
+    });
+  }
+
+  /**
+   * Renders figures a parse of this PDF left for later (ParsedBook.pendingCrops), under the same
+   * memory and time limits as a parse. Returns the images made; a crop whose region could not be
+   * rendered has none. Fails as a parse does (ParseError, ParserFailure) when the file cannot be
+   * opened or the process passes a limit.
+   */
+  async crop(input: Buffer, crops: PendingCrop[], options: CropOptions): Promise<BookImage[]> {
+    if (this.closed) throw new Error('the parse host is closed');
+    options.signal?.throwIfAborted();
+    const worker = await this.freshIfGrown(await this.acquire());
+    const session = await new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(
+      input,
+      options,
+      { type: 'crop', crops, timeoutMs: options.timeoutMs },
+    );
+    const images: BookImage[] = [];
+    for await (const piece of session.pieces()) if (piece.type === 'images') images.push(...piece.images);
+    return images;
   }
 
   /**
@@ -250,7 +279,12 @@ class ParseSession implements ParsedStream {
     this.onClosed = onClosed;
   }
 
-  async start(input: Buffer, options: HostParseOptions): Promise<this> {
+  /** Sends the file and the command; resolves once the book's head (or, for crops, 'cropped') is back. */
+  async start(
+    input: Buffer,
+    options: Pick<HostParseOptions, 'onProgress' | 'signal' | 'timeoutMs'>,
+    command: Extract<HostMessage, { type: 'parse' | 'crop' }>,
+  ): Promise<this> {
     const { child } = this.worker;
     this.worker.onMessage = (message) => {
       if (message.type === 'progress') options.onProgress?.(message.fraction);
@@ -272,7 +306,6 @@ class ParseSession implements ParsedStream {
       options.timeoutMs + KILL_GRACE_MS,
     );
     try {
-      const { onProgress: _progress, signal: _signal, ...sent } = options;
       const head = this.next();
       head.catch(() => undefined); // it may fail while the file is still being sent; awaited below
       // The file goes in pieces, one after the other, each handed over before the next is made: this
@@ -280,8 +313,9 @@ class ParseSession implements ParsedStream {
       for (let at = 0; at < input.length && !this.ended; at += INPUT_BYTES_PER_MESSAGE) {
         await this.send({ type: 'input', piece: input.subarray(at, at + INPUT_BYTES_PER_MESSAGE) });
       }
-      if (!this.ended) await this.send({ type: 'parse', options: sent });
+      if (!this.ended) await this.send(command);
       const message = await head;
+      if (command.type === 'crop' && message.type === 'cropped') return this;
       if (message.type !== 'head') throw new Error(`the parse process sent ${message.type} before the head`);
       this.head = message.head;
       this.detection = message.detection;

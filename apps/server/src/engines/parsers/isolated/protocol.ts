@@ -5,7 +5,7 @@
  * event loop deserialize a whole 30 MB book at once.
  */
 import type { LanguageDetection } from '../../language/detect.ts';
-import type { BookImage, Chapter, ParsedBook } from '../types.ts';
+import type { BookImage, Chapter, ParsedBook, PendingCrop } from '../types.ts';
 
 /** The parse options that cross the process boundary (no callbacks, no signals, no engines). */
 export interface IsolatedParseOptions {
@@ -13,17 +13,21 @@ export interface IsolatedParseOptions {
   autoSplitFootnote?: boolean;
   ocrLanguages?: string[];
   pdfHelperThreads?: number;
+  /** PDF: figures cropped during the parse; the rest are left for later (ParsedBook.pendingCrops). */
+  pdfCropsInParse?: number;
   /** The parse aborts itself after this long (fileTooComplex); the host kills it a little later. */
   timeoutMs: number;
 }
 
 /**
- * The file goes over in 'input' pieces (no 30 MB message to copy in one go), then 'parse'. Once the
- * book's head has come back, each 'next' asks for its next piece; 'drop' lets the rest go.
+ * The file goes over in 'input' pieces (no 30 MB message to copy in one go), then 'parse' (or 'crop':
+ * render figures a parse of the same PDF left for later). Once the book's head (or 'cropped') has
+ * come back, each 'next' asks for its next piece; 'drop' lets the rest go.
  */
 export type HostMessage =
   | { type: 'input'; piece: Uint8Array }
   | { type: 'parse'; options: IsolatedParseOptions }
+  | { type: 'crop'; crops: PendingCrop[]; timeoutMs: number }
   | { type: 'next' }
   | { type: 'drop' };
 
@@ -39,6 +43,8 @@ export type ChildMessage =
   | { type: 'progress'; fraction: number }
   /** `detection`: the book's language, told where the whole text is at hand (not in the API's process). */
   | { type: 'head'; head: BookHead; detection: LanguageDetection }
+  /** The crops are rendered: their images follow, piece by piece ('images'). */
+  | { type: 'cropped' }
   | BookPiece
   | { type: 'done' }
   | { type: 'failed'; key: string; message: string };
@@ -53,18 +59,7 @@ export const IMAGE_BYTES_PER_MESSAGE = 4 * 1024 * 1024;
 export function* bookMessages(book: ParsedBook, detection: LanguageDetection): Generator<ChildMessage> {
   const { chapters, images, ...head } = book;
   yield { type: 'head', head, detection };
-  let batch: BookImage[] = [];
-  let bytes = 0;
-  for (const image of images) {
-    if (batch.length && bytes + image.data.length > IMAGE_BYTES_PER_MESSAGE) {
-      yield { type: 'images', images: batch };
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(image);
-    bytes += image.data.length;
-  }
-  if (batch.length) yield { type: 'images', images: batch };
+  yield* imageMessages(images);
 
   // Chapters go in batches of about BLOCKS_PER_MESSAGE blocks; a larger chapter is cut, each part
   // but the last saying that it continues.
@@ -90,6 +85,22 @@ export function* bookMessages(book: ParsedBook, detection: LanguageDetection): G
     } while (start < chapter.blocks.length);
   }
   if (pending.length) yield { type: 'chapters', chapters: pending, continues: false };
+}
+
+/** Images in messages of about IMAGE_BYTES_PER_MESSAGE. */
+export function* imageMessages(images: BookImage[]): Generator<BookPiece> {
+  let batch: BookImage[] = [];
+  let bytes = 0;
+  for (const image of images) {
+    if (batch.length && bytes + image.data.length > IMAGE_BYTES_PER_MESSAGE) {
+      yield { type: 'images', images: batch };
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(image);
+    bytes += image.data.length;
+  }
+  if (batch.length) yield { type: 'images', images: batch };
 }
 
 /** Puts a book together again from its messages, as they arrive. */

@@ -21,9 +21,8 @@ import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import type { BookBuilder } from '../builder.ts';
 import { throwIfAborted } from '../errors.ts';
 import { PARSE_LIMITS } from '../limits.ts';
-import type { BookImage } from '../types.ts';
+import type { BookImage, PdfRegion, PendingCrop } from '../types.ts';
 import type { Canvas } from '@napi-rs/canvas';
-import type { Box } from './pdf-graphics.ts';
 import type { PdfParagraph } from './pdf-layout.ts';
 import { toPdfRegions } from './pdf-regions.ts';
 import type { PageGeometry } from './pdf-regions.ts';
@@ -34,10 +33,9 @@ export const CROP_SCALE = 3;
 /** Margin around a region, in points: antialiased edges and strokes reaching past their paths' boxes. */
 export const CROP_MARGIN = 2;
 
+/** A region of a page to render: where (its margin included) and whether it is a photograph. */
 export interface CropRequest {
-  page: number;
-  /** In the page's reading frame (points from the bottom left of the crop box). */
-  box: Box;
+  region: PdfRegion;
   /** A photograph of this many pixels per point (0: unknown): encoded lossy, rendered no finer. */
   photo?: number;
 }
@@ -179,14 +177,13 @@ const PAGES_IN_FLIGHT = 2;
 export async function renderCrops(
   doc: PdfDocument,
   requests: CropRequest[],
-  geometry: (page: number) => PageGeometry | undefined,
   signal?: AbortSignal,
 ): Promise<(Omit<BookImage, 'id'> | undefined)[]> {
   const { createCanvas } = await import('@napi-rs/canvas');
   const ops = await opsOf();
   const out: (Omit<BookImage, 'id'> | undefined)[] = new Array(requests.length);
   const byPage = new Map<number, number[]>();
-  requests.forEach((r, i) => byPage.set(r.page, [...(byPage.get(r.page) ?? []), i]));
+  requests.forEach((r, i) => byPage.set(r.region.page, [...(byPage.get(r.region.page) ?? []), i]));
   const pages = [...byPage].sort(([a], [b]) => a - b);
 
   const cropPage = async (n: number, indexes: number[]) => {
@@ -198,17 +195,7 @@ export async function renderCrops(
     }
     const encoding: Promise<void>[] = [];
     for (const i of indexes) {
-      const { box, photo } = requests[i]!;
-      const grown = {
-        page: n,
-        col: 0,
-        x0: box.x0 - CROP_MARGIN,
-        x1: box.x1 + CROP_MARGIN,
-        bottom: box.y0 - CROP_MARGIN,
-        top: box.y1 + CROP_MARGIN,
-      };
-      const [region] = toPdfRegions([grown], geometry);
-      if (!region) continue;
+      const { region, photo } = requests[i]!;
       try {
         const { canvas, width, height } = await renderRegion(ops, page, region, photo, (w, h) => createCanvas(w, h));
         const lossy = photo !== undefined;
@@ -247,36 +234,60 @@ export async function renderCrops(
 }
 
 /**
- * Renders the `figure` paragraphs among `paragraphs` and adds their pictures to the book: each gets
- * its `imageId` (`pdf-p{page}-{n}`); one whose region could not be rendered gets none.
+ * Renders the `figure` paragraphs among `paragraphs` and adds their pictures to the book. Each gets
+ * its `imageId` (`pdf-p{page}-{n}`, n counting the page's figures); one whose region could not be
+ * rendered gets none. Past the first `inParse` figures in page order, the regions are not rendered
+ * here but returned, to be rendered after the book is stored (a 400-page book of figures takes three
+ * times as long to crop as to read): their blocks keep their ids.
  */
 export async function cropFigures(
   doc: PdfDocument,
   paragraphs: PdfParagraph[],
   geometry: (page: number) => PageGeometry | undefined,
   book: BookBuilder,
-  signal?: AbortSignal,
-): Promise<void> {
+  { signal, inParse = Infinity }: { signal?: AbortSignal; inParse?: number } = {},
+): Promise<PendingCrop[]> {
   const tooLarge = paragraphs.filter(
     (p) => p.kind === 'figure' && (p.sourcePixels ?? 0) > PARSE_LIMITS.cropSourcePixels,
   );
   if (tooLarge.length) book.warn(`Left out ${tooLarge.length} figures whose pictures are too large to render`);
-  const figures = paragraphs.filter((p) => p.kind === 'figure' && !tooLarge.includes(p));
-  if (!figures.length) return;
-  const requests = figures.map((p) => {
-    const b = p.boxes[0]!;
-    return { page: p.page, box: { x0: b.x0, x1: b.x1, y0: b.bottom, y1: b.top }, photo: p.photo };
-  });
-  const images = await renderCrops(doc, requests, geometry, signal);
   const perPage = new Map<number, number>();
-  figures.forEach((p, i) => {
-    const image = images[i];
-    if (!image) return;
+  const figures = paragraphs.flatMap((p) => {
+    if (p.kind !== 'figure' || tooLarge.includes(p)) return [];
+    const b = p.boxes[0]!;
+    const grown = {
+      page: p.page,
+      col: 0,
+      x0: b.x0 - CROP_MARGIN,
+      x1: b.x1 + CROP_MARGIN,
+      bottom: b.bottom - CROP_MARGIN,
+      top: b.top + CROP_MARGIN,
+    };
+    const [region] = toPdfRegions([grown], geometry);
+    if (!region) return [];
     const n = (perPage.get(p.page) ?? 0) + 1;
     perPage.set(p.page, n);
-    p.imageId = `pdf-p${p.page}-${n}`;
-    book.images.push({ id: p.imageId, ...image });
+    const crop: PendingCrop = { imageId: `pdf-p${p.page}-${n}`, region };
+    if (p.photo !== undefined) crop.photo = p.photo;
+    return [{ paragraph: p, crop }];
   });
-  const failed = figures.length - images.filter(Boolean).length;
+  if (!figures.length) return [];
+  figures.sort((a, b) => a.crop.region.page - b.crop.region.page);
+  const now = figures.slice(0, Math.max(0, inParse));
+  const images = await renderCrops(
+    doc,
+    now.map((f) => f.crop),
+    signal,
+  );
+  now.forEach(({ paragraph, crop }, i) => {
+    const image = images[i];
+    if (!image) return;
+    paragraph.imageId = crop.imageId;
+    book.images.push({ id: crop.imageId, ...image });
+  });
+  const failed = now.length - images.filter(Boolean).length;
   if (failed) book.warn(`${failed} figures could not be rendered`);
+  const later = figures.slice(now.length);
+  for (const { paragraph, crop } of later) paragraph.imageId = crop.imageId;
+  return later.map((f) => f.crop);
 }

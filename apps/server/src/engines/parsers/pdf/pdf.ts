@@ -30,7 +30,7 @@ import { repairBookMojibake } from './pdf-mojibake.ts';
 import { refuseRightsEncrypted, refuseRightsNotice, refuseRightsWrapper } from './pdf-rights.ts';
 import { ocrEngineOf, ocrParagraphs, readByOcr } from './pdf-ocr.ts';
 import type { OcrPlan } from './pdf-ocr.ts';
-import { cropFigures } from './pdf-crop.ts';
+import { cropFigures, renderCrops } from './pdf-crop.ts';
 import { pageFigures, placeFigures, withoutFigures } from './pdf-flow.ts';
 import { linkNoteMarks } from './pdf-note-links.ts';
 import { toPdfRegions } from './pdf-regions.ts';
@@ -39,7 +39,7 @@ import { openPdf } from './pdf-text.ts';
 import type { FontFace, PdfDocument } from './pdf-text.ts';
 import { pdfHelpers, readTextLayer } from './pdf-threads.ts';
 import type { TextLayer } from './pdf-threads.ts';
-import type { BookParser, ParseOptions, ParsedBook } from '../types.ts';
+import type { BookImage, BookParser, ParseOptions, ParsedBook, PendingCrop } from '../types.ts';
 import { PARSE_LIMITS } from '../limits.ts';
 
 /**
@@ -91,18 +91,11 @@ export const pdfParser: BookParser = {
     if (input.length === 0) throw new ParseError('emptyFile', 'The file is empty');
     refuseRightsEncrypted(input);
     let helpers = pdfHelpers(input.length, options.pdfHelperThreads);
-    let source = input;
     // A file cut short is not handed over: if pdf.js cannot open it, its pages are looked for in it.
     const handOver = options.handOverInput === true && helpers === 0 && endsLikeAPdf(input);
     // Helpers get copies of the bytes, made later: only a parse without them can give pdf.js the input.
-    const doc = await openPdf(input, { handOver }).catch(async (error: unknown) => {
-      const rebuilt =
-        error instanceof ParseError && error.key === 'fileCorrupted' && !handOver && withRebuiltPageTree(input);
-      if (!rebuilt) throw error;
-      source = Buffer.from(rebuilt.buffer, rebuilt.byteOffset, rebuilt.byteLength);
-      helpers = 0;
-      return openPdf(source).catch(() => Promise.reject(error));
-    });
+    const { doc, source } = await openRepairing(input, handOver);
+    if (source !== input) helpers = 0;
     try {
       return await parseDocument(doc, { input: source, helpers }, options, started);
     } finally {
@@ -110,6 +103,37 @@ export const pdfParser: BookParser = {
     }
   },
 };
+
+/**
+ * The pictures of figures the parse left for later (ParsedBook.pendingCrops), rendered from the
+ * stored file: one per crop, undefined where its region could not be rendered.
+ */
+export async function renderPendingCrops(
+  input: Buffer,
+  crops: PendingCrop[],
+  signal?: AbortSignal,
+): Promise<(BookImage | undefined)[]> {
+  const { doc } = await openRepairing(input, endsLikeAPdf(input));
+  try {
+    const images = await renderCrops(doc, crops, signal);
+    return images.map((image, i) => image && { id: crops[i]!.imageId, ...image });
+  } finally {
+    await doc.destroy().catch(() => undefined);
+  }
+}
+
+/** Opens a PDF, or the PDF its pages make once its page tree is rebuilt (a file cut short). */
+async function openRepairing(input: Buffer, handOver: boolean): Promise<{ doc: PdfDocument; source: Buffer }> {
+  try {
+    return { doc: await openPdf(input, { handOver }), source: input };
+  } catch (error) {
+    const rebuilt =
+      error instanceof ParseError && error.key === 'fileCorrupted' && !handOver && withRebuiltPageTree(input);
+    if (!rebuilt) throw error;
+    const source = Buffer.from(rebuilt.buffer, rebuilt.byteOffset, rebuilt.byteLength);
+    return { doc: await openPdf(source).catch(() => Promise.reject(error)), source };
+  }
+}
 
 /** Whether the file ends as a whole PDF does (%%EOF near its end): else it may have been cut short. */
 function endsLikeAPdf(input: Buffer): boolean {
@@ -286,7 +310,10 @@ async function parseDocument(
   const geometry = (n: number) => pages[n - 1];
   const drafts: (BlockDraft & { top: number; byWeight?: boolean })[] = [];
   const notesByPage = new Map<number, Map<string, string>>();
-  await cropFigures(doc, paragraphs, geometry, book, options.signal);
+  const pendingCrops = await cropFigures(doc, paragraphs, geometry, book, {
+    signal: options.signal,
+    inParse: options.pdfCropsInParse,
+  });
   paragraphs.forEach((p, i) => {
     if (p.kind === 'figure' && !p.imageId) return;
     const draft: BlockDraft & { top: number; byWeight?: boolean } = {
@@ -335,5 +362,11 @@ async function parseDocument(
       delete (b as BlockDraft & { byWeight?: boolean }).byWeight;
     }
   options.onProgress?.(1);
-  return book.finish('pdf', started, { pages: numPages, ocrPages: ocrText.size });
+  const parsed = book.finish('pdf', started, { pages: numPages, ocrPages: ocrText.size });
+  if (pendingCrops.length) {
+    // A figure's block may not have been kept (finalizeBook): its picture is not wanted either.
+    const kept = new Set(parsed.chapters.flatMap((c) => c.blocks.flatMap((b) => (b.imageId ? [b.imageId] : []))));
+    parsed.pendingCrops = pendingCrops.filter((crop) => kept.has(crop.imageId));
+  }
+  return parsed;
 }

@@ -1,11 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { renderHook, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { PageData } from '@yidu/shared/reader';
 import { parseEvent, readSse } from '../../api/sse.ts';
-import { applyPageEvent, followPage, pageQueryKey } from './usePage.ts';
+import { applyPageEvent, followPage, IMAGE_POLL_MS, pageQueryKey, usePage } from './usePage.ts';
 import { jsonResponse } from '../../test/utils.tsx';
 
-const block = (id: string, status: 'done' | 'pending' | 'failed', translation: string | null = null) => ({
+const block = (
+  id: string,
+  status: 'done' | 'pending' | 'failed',
+  translation: string | null = null,
+): PageData['blocks'][number] => ({
   id,
   type: 'paragraph',
   text: `text ${id}`,
@@ -20,7 +26,7 @@ const block = (id: string, status: 'done' | 'pending' | 'failed', translation: s
   pdfRegions: null,
 });
 
-const page = (blocks: ReturnType<typeof block>[]): PageData => ({
+const page = (blocks: PageData['blocks']): PageData => ({
   page: 1,
   pageCount: 3,
   chapter: { index: 1, title: 'One', generated: null },
@@ -170,5 +176,36 @@ describe('page translations as they stream in', () => {
     await followPage(client, key, false, new AbortController().signal, FAST);
     expect(calls).toEqual(['/api/reader/events']);
     expect(refetched).toHaveBeenCalledWith({ queryKey });
+  });
+});
+
+describe('pictures still being made', () => {
+  it('asks for the page again until every picture has come, then stops', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const figure = (imageUrl: string | null) => ({
+        ...block('fig', 'done'),
+        type: 'image',
+        imageUrl,
+        ...(imageUrl ? {} : { imagePending: true }),
+      });
+      const answers = [page([figure(null)]), page([figure(null)]), page([figure('/api/media/books/1/img-a.webp')])];
+      const calls = stubFetch({ '/api/reader/getPageData': () => ok(answers.shift() ?? answers.at(-1)) });
+      const client = new QueryClient();
+      const wrapper = ({ children }: { children: ReactNode }) => (
+        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      );
+      const { result } = renderHook(() => usePage({ bookCode: 'b1', language: 'zh', page: 1 }, false), { wrapper });
+      await waitFor(() => expect(result.current.data?.blocks[0]?.imagePending).toBe(true));
+      await vi.advanceTimersByTimeAsync(IMAGE_POLL_MS);
+      await vi.advanceTimersByTimeAsync(IMAGE_POLL_MS);
+      await waitFor(() => expect(result.current.data?.blocks[0]?.imageUrl).toBe('/api/media/books/1/img-a.webp'));
+      const asked = calls.length;
+      expect(asked).toBe(3);
+      await vi.advanceTimersByTimeAsync(IMAGE_POLL_MS * 3);
+      expect(calls.length).toBe(asked);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
