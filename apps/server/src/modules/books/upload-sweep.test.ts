@@ -74,6 +74,13 @@ describe('uploads that survive the tab', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
+  const until = async (done: () => Promise<boolean>, what: string) => {
+    const deadline = Date.now() + 30_000;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`waited 30 s for ${what}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
   const unfinished = async (user = token) =>
     (await t.call('GET', '/api/book/upload/unfinished', { token: user })).data as {
       requestId: string;
@@ -90,7 +97,8 @@ describe('uploads that survive the tab', () => {
     expect(title.data).toMatchObject({ status: 'done', result: { translatedName: '[zh-Hans] The Lighthouse Keeper' } });
     // The tab is closed at the question: nobody calls saveBookById, and the book is there all the same.
     const book = await waitForBook('The Lighthouse Keeper');
-    expect((await unfinished()).map((u) => u.requestId)).not.toContain(id);
+    // The book is in the library as the saving stage writes it; the request is done a moment after.
+    await until(async () => !(await unfinished()).some((u) => u.requestId === id), 'the request to finish');
 
     // The tab comes back (or was still open) and the uploader chooses the translated title.
     const chosen = await pollStage(
@@ -122,6 +130,7 @@ describe('uploads that survive the tab', () => {
     await age(id, ABANDONED_AFTER_MINUTES + 1);
     expect((await t.running.services.uploads.sweep()).chained).toBe(1);
     await waitForBook('Left After Parsing');
+    await until(async () => (await request(id)).stage === 'completed', 'the request to finish');
     expect(await request(id)).toMatchObject({ stage: 'completed', status: 'done', book_name: 'Left After Parsing' });
     expect((await unfinished()).map((u) => u.requestId)).not.toContain(id);
   });
