@@ -89,6 +89,9 @@ export default async function setup(project: TestProject) {
       UPLOADS_PER_MONTH: '10000',
       // The journeys' public libraries hold their own books; firstShelf.e2e.ts starts a fresh Yidu with it.
       FIRST_SHELF: 'false',
+      // Most of a paper's figures are made after the book is saved, as a long book's are: the journeys
+      // see pictures arrive in the reader (pdf-figures.e2e.ts).
+      PDF_CROPS_IN_PARSE: '4',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
