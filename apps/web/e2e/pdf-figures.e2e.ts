@@ -143,4 +143,52 @@ describe('figures and equations of a PDF in the reflow', () => {
       },
     );
   }
+
+  for (const [ui, width] of [
+    ['zh', 375],
+    ['en', 1280],
+  ] as const) {
+    it(
+      `says a picture is still being made in its place, and shows it once the server has it (${ui}, ${width} px)`,
+      {
+        timeout: 300_000,
+      },
+      async () => {
+        const { token } = await activatedReader(baseUrl, dataDir, inject('admin'), ui);
+        const paper = await uploadBook(baseUrl, token, PAPER, 'TraceMonkey');
+        const figure = (await allBlocks(baseUrl, token, paper)).find((b) => b.type === 'image')!;
+        const { context, page } = await newPage(browser, ui, baseUrl);
+        await context.addInitScript((value) => window.localStorage.setItem('authToken', value), token);
+        // The server's answers as they are while the book.crops job has not reached the book's pictures.
+        let making = true;
+        await page.route('**/api/reader/getPageData**', async (route) => {
+          const response = await route.fetch();
+          const body = (await response.json()) as { data?: { blocks?: (Block & { imagePending?: boolean })[] } };
+          for (const b of making ? (body.data?.blocks ?? []) : []) {
+            if (b.type === 'image') Object.assign(b, { imageUrl: null, imagePending: true });
+          }
+          await route.fulfill({ response, json: body });
+        });
+        try {
+          await page.setViewportSize({ width, height: 760 });
+          await openAt(page, baseUrl, token, paper, figure);
+          const notice = page.locator(`#yd-b-${figure.id} .yd-image-pending`);
+          await notice.waitFor(WAIT);
+          expect(await notice.getAttribute('role')).toBe('status');
+          await notice.scrollIntoViewIfNeeded();
+          await page.mouse.move(5, 750);
+          await page.screenshot({ path: path.join(SHOTS, `reader-pdf-figure-pending-${ui}-${width}.png`) });
+          // The picture made: the reader, asking again by itself, shows it where the notice was.
+          making = false;
+          await loadedImage(page, figure.id);
+          expect(await notice.count()).toBe(0);
+        } catch (error) {
+          await page.screenshot({ path: path.join(SHOTS, `reader-pdf-figure-pending-fail-${ui}.png`), fullPage: true });
+          throw error;
+        } finally {
+          await context.close();
+        }
+      },
+    );
+  }
 });
