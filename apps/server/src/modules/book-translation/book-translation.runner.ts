@@ -86,7 +86,7 @@ export class BookTranslationRunner {
       await this.end(job, 'failed', { runId, errorKey: 'quoteChanged' });
       return;
     }
-    const copy = await this.d.books.repo.findCopy(job.user_id, book.id);
+    const copy = await this.d.books.repo.library.findCopy(job.user_id, book.id);
     const title = copy?.title ?? book.title;
     const last = Math.min(book.page_count, job.next_page + CHUNK_PAGES - 1);
     const pages = Array.from({ length: last - job.next_page + 1 }, (_, i) => job.next_page + i);

@@ -145,14 +145,14 @@ export class BooksService {
   async canRead(user: UserRow, bookId: number): Promise<boolean> {
     const book = await this.d.repo.findBookById(bookId);
     if (!book) return false;
-    return (await this.access(book, user, await this.d.repo.findCopy(user.id, book.id))) !== undefined;
+    return (await this.access(book, user, await this.d.repo.library.findCopy(user.id, book.id))) !== undefined;
   }
 
   /** The book and the user's copy, or bookNotFound when the user may not see it. */
   async view(user: UserRow, code: string): Promise<BookView> {
     const book = await this.d.repo.findBookByCode(code);
     if (!book) throw fail('bookNotFound');
-    const copy = await this.d.repo.findCopy(user.id, book.id);
+    const copy = await this.d.repo.library.findCopy(user.id, book.id);
     const features = await this.access(book, user, copy);
     if (!features) throw fail('bookNotFound');
     return { book, copy, features };
@@ -177,8 +177,8 @@ export class BooksService {
   // ---------- lists ----------
 
   async publicLibrary(user: UserRow, query: LibraryQuery): Promise<LibraryPage> {
-    const { rows, total } = await this.d.repo.listPublic(query.section, pageOf(query), query.sort);
-    const copies = await this.d.repo.copiesOf(
+    const { rows, total } = await this.d.repo.library.listPublic(query.section, pageOf(query), query.sort);
+    const copies = await this.d.repo.library.copiesOf(
       user.id,
       rows.map((b) => b.id),
     );
@@ -191,7 +191,7 @@ export class BooksService {
   }
 
   async personalLibrary(user: UserRow, query: LibraryQuery): Promise<LibraryPage> {
-    const { rows, total } = await this.d.repo.listCopies(user.id, { ...pageOf(query), sort: query.sort });
+    const { rows, total } = await this.d.repo.library.listCopies(user.id, { ...pageOf(query), sort: query.sort });
     return { items: rows.map((view) => this.summary(view, user)), total, page: query.page, pageSize: query.pageSize };
   }
 
@@ -199,8 +199,8 @@ export class BooksService {
     if (kind === 'all') return this.publicLibrary(user, query);
     if (kind === 'user') return this.personalLibrary(user, query);
     if (kind !== 'uploaded') throw fail('notFound');
-    const { rows, total } = await this.d.repo.listOwned(user.id, pageOf(query));
-    const copies = await this.d.repo.copiesOf(
+    const { rows, total } = await this.d.repo.library.listOwned(user.id, pageOf(query));
+    const copies = await this.d.repo.library.copiesOf(
       user.id,
       rows.map((b) => b.id),
     );
@@ -214,7 +214,7 @@ export class BooksService {
 
   /** Every book of the personal library, most recently read first (tabs and the New Tab page). */
   async userList(user: UserRow): Promise<BookSummary[]> {
-    const { rows } = await this.d.repo.listCopies(user.id, { limit: 1000, offset: 0, sort: 'default' });
+    const { rows } = await this.d.repo.library.listCopies(user.id, { limit: 1000, offset: 0, sort: 'default' });
     return rows.map((view) => this.summary(view, user));
   }
 
@@ -243,7 +243,7 @@ export class BooksService {
   async add(user: UserRow, code: string): Promise<BookSummary> {
     const view = await this.view(user, code);
     if (view.book.status !== 'ready') throw fail('bookNotFound');
-    const copy = await this.d.repo.addCopy({
+    const copy = await this.d.repo.library.addCopy({
       user_id: user.id,
       book_id: view.book.id,
       title: view.book.title,
@@ -261,7 +261,7 @@ export class BooksService {
     if (!view.copy) throw fail('bookNotFound');
     const readLanguage = body.readLanguage ? findLanguage(body.readLanguage) : undefined;
     if (body.readLanguage && !readLanguage) throw fail('noSuchLanguage');
-    const copy = await this.d.repo.updateCopy(view.copy.id, {
+    const copy = await this.d.repo.library.updateCopy(view.copy.id, {
       ...(body.bookName !== undefined ? { title: body.bookName } : {}),
       ...(body.bookAuthor !== undefined ? { author: body.bookAuthor || 'Anonymous' } : {}),
       ...(body.bookDescribe !== undefined ? { description: body.bookDescribe } : {}),
@@ -285,7 +285,7 @@ export class BooksService {
     const view = await this.view(user, code);
     const takeDown = !keepPublic && this.canEditPublic(view.book, user);
     if (!view.copy && !takeDown) throw fail('bookNotFound');
-    if (view.copy) await this.d.repo.deleteCopy(view.copy);
+    if (view.copy) await this.d.repo.library.deleteCopy(view.copy);
     if (takeDown) await this.takeDown(view.book);
     else await this.dropIfOrphan(view.book.id);
   }
@@ -321,7 +321,7 @@ export class BooksService {
   private async dropIfOrphan(bookId: number): Promise<void> {
     const book = await this.d.repo.findBookById(bookId);
     if (!book || !(book.public_deleted || book.visibility === 0)) return;
-    if ((await this.d.repo.copiesCount(bookId)) > 0) return;
+    if ((await this.d.repo.library.copiesCount(bookId)) > 0) return;
     await this.d.repo.deleteBook(bookId);
     this.d.logger.info({ bookId, code: book.code }, 'book deleted');
   }
@@ -334,7 +334,7 @@ export class BooksService {
     const view = await this.view(user, code);
     if (!view.copy) throw fail('bookNotFound');
     if (direction === 'fromPublic') {
-      const copy = await this.d.repo.updateCopy(view.copy.id, {
+      const copy = await this.d.repo.library.updateCopy(view.copy.id, {
         title: view.book.title,
         author: view.book.author,
         description: view.book.description,
@@ -396,7 +396,7 @@ export class BooksService {
       const book = await this.d.repo.updateBook(view.book.id, { cover_key: key });
       return this.summary({ book, copy: view.copy }, user, true);
     }
-    const copy = await this.d.repo.updateCopy(view.copy!.id, { cover_key: key });
+    const copy = await this.d.repo.library.updateCopy(view.copy!.id, { cover_key: key });
     return this.summary({ book: view.book, copy }, user);
   }
 

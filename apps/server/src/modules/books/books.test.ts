@@ -39,7 +39,7 @@ async function seedBook(
     declared_language: null,
     source_pages: null,
   });
-  await repo.addCopy({
+  await repo.library.addCopy({
     user_id: user.id,
     book_id: book.id,
     title,

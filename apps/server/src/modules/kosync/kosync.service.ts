@@ -221,7 +221,7 @@ export class KosyncService {
   ): Promise<{ book: BookRow; copy: UserBookRow | undefined } | undefined> {
     const book = await this.d.books.repo.findBookById(bookId);
     if (!book || !(await this.d.books.canRead(user, bookId))) return undefined;
-    return { book, copy: await this.d.books.repo.findCopy(user.id, bookId) };
+    return { book, copy: await this.d.books.repo.library.findCopy(user.id, bookId) };
   }
 
   private readingLanguage(user: UserRow, known: KnownDocument): string {

@@ -114,15 +114,15 @@ export class CatalogService {
       case 'library':
       case 'recent': {
         const sort = key === 'library' ? 'title' : 'added';
-        const { rows, total } = await books.repo.listCopies(user.id, { limit: PAGE_SIZE, offset, sort });
+        const { rows, total } = await books.repo.library.listCopies(user.id, { limit: PAGE_SIZE, offset, sort });
         return { rows, total };
       }
       case 'public/new':
       case 'public/popular':
       case 'public/recommended': {
         const section = key.slice('public/'.length);
-        const { rows, total } = await books.repo.listPublic(section, { limit: PAGE_SIZE, offset }, 'default');
-        const copies = await books.repo.copiesOf(
+        const { rows, total } = await books.repo.library.listPublic(section, { limit: PAGE_SIZE, offset }, 'default');
+        const copies = await books.repo.library.copiesOf(
           user.id,
           rows.map((b) => b.id),
         );

@@ -124,8 +124,8 @@ export class SharingService {
     const book = (await this.d.books.repo.findBookById(share.book_id))!;
     if (book.status !== 'ready') throw fail('bookNotFound');
     await this.d.repo.grant(share.id, user.id, book.id);
-    if (!(await this.d.books.repo.findCopy(user.id, book.id))) {
-      await this.d.books.repo.addCopy({
+    if (!(await this.d.books.repo.library.findCopy(user.id, book.id))) {
+      await this.d.books.repo.library.addCopy({
         user_id: user.id,
         book_id: book.id,
         title: book.title,
