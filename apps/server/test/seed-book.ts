@@ -88,7 +88,13 @@ export async function writeReadyBook(
       },
     }),
   });
-  await repo.library.addCopy({ user_id: user.id, book_id: row.id, title: row.title, author: row.author, source: 'upload' });
+  await repo.library.addCopy({
+    user_id: user.id,
+    book_id: row.id,
+    title: row.title,
+    author: row.author,
+    source: 'upload',
+  });
   return row.code;
 }
 
