@@ -8,6 +8,7 @@
  * Used by pdf-figures.ts.
  */
 import { readFile } from 'node:fs/promises';
+import { CROPS_PER_BATCH } from '../apps/server/src/modules/books/book-crops.ts';
 import { renderPendingCrops } from '../apps/server/src/engines/parsers/pdf/pdf.ts';
 import { disposePdfThreads } from '../apps/server/src/engines/parsers/pdf/pdf-threads.ts';
 import { parseBook } from '../apps/server/src/engines/parsers/registry.ts';
@@ -30,9 +31,9 @@ let laterMs = 0;
 const pending = book.pendingCrops ?? [];
 if (pending.length) {
   const later = performance.now();
-  // As the job does: batches of 24 (book-crops.ts), each opening the stored file afresh.
-  for (let i = 0; i < pending.length; i += 24) {
-    await renderPendingCrops(await readFile(file), pending.slice(i, i + 24));
+  // As the job does: in its batches, each opening the stored file afresh.
+  for (let i = 0; i < pending.length; i += CROPS_PER_BATCH) {
+    await renderPendingCrops(await readFile(file), pending.slice(i, i + CROPS_PER_BATCH));
   }
   laterMs = performance.now() - later;
 }

@@ -20,6 +20,11 @@ import type { MediaGrant, UrlSigner } from '../../lib/signing.ts';
 import type { BookCropsRepo } from './book-crops.repo.ts';
 import type { BookView, BooksRepo } from './books.repo.ts';
 
+/** What a page's image blocks say of their pictures (BooksService.pageImages). */
+export interface PageImages {
+  of(imageId: string | null): { imageUrl: string | null; imagePending?: true };
+}
+
 /** Personal library kinds beyond 'all' (public) and 'user' (personal): see /book/{kind}/library. */
 export const LIBRARY_KINDS = ['uploaded'] as const;
 
@@ -79,20 +84,22 @@ export class BooksService {
   }
 
   /**
-   * Signed URLs of a book's images for this reader, by the parser's image id, and which of the
-   * others are still being made (a PDF's figures rendered after the parse, book-crops.ts).
+   * What the image blocks among `imageIds` say of their pictures, for this reader: a signed URL, or
+   * that the picture is still being made (a PDF's figures rendered after the parse, book-crops.ts).
    */
-  async imageUrls(
-    book: BookRow,
-    user: UserRow,
-    imageIds: string[],
-  ): Promise<{ urls: Map<string, string>; pending: Set<string> }> {
-    if (imageIds.length === 0) return { urls: new Map(), pending: new Set() };
+  async pageImages(book: BookRow, user: UserRow, imageIds: string[]): Promise<PageImages> {
+    if (imageIds.length === 0) return { of: () => ({ imageUrl: null }) };
     const rows = await this.d.repo.images(book.id, [...new Set(imageIds)]);
     const grant = this.mediaGrant(book, user);
     const urls = new Map(rows.map((r) => [r.image_id, this.mediaUrl(r.storage_key, grant)!]));
-    const missing = imageIds.filter((id) => !urls.has(id));
-    return { urls, pending: await this.d.crops.pendingOf(book.id, [...new Set(missing)]) };
+    const pending = await this.d.crops.pendingOf(book.id, [...new Set(imageIds.filter((id) => !urls.has(id)))]);
+    return {
+      of: (imageId) => {
+        if (!imageId) return { imageUrl: null };
+        const imageUrl = urls.get(imageId) ?? null;
+        return pending.has(imageId) ? { imageUrl, imagePending: true } : { imageUrl };
+      },
+    };
   }
 
   /** A book as the user sees it: their copy's info when they have one, or the public book's (`asPublic`). */

@@ -45,7 +45,7 @@ export class OfflineService {
     const keys = [...byPage.keys()].map((page) => pageChargeKey(book.id, target.code, page));
     const [charged, prices] = await Promise.all([this.points.chargedKeys(user.id, keys), this.points.prices()]);
     const free = prices.translation === 0 && prices.translationCached === 0;
-    const images = await this.books.imageUrls(
+    const images = await this.books.pageImages(
       book,
       user,
       rows.flatMap((b) => (b.image_id ? [b.image_id] : [])),
@@ -80,8 +80,7 @@ export class OfflineService {
             translation: translatable ? b.translation : null,
             status: 'done' as const,
             level: b.level,
-            imageUrl: b.image_id ? (images.urls.get(b.image_id) ?? null) : null,
-            ...(b.image_id && images.pending.has(b.image_id) ? { imagePending: true } : {}),
+            ...images.of(b.image_id),
             noteLabel: b.note_label,
             noteRefs: b.note_refs,
             pdfPage: b.pdf_page,

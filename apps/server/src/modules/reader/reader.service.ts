@@ -4,7 +4,7 @@ import { fail } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Db } from '../../db/client.ts';
-import type { BooksService } from '../books/books.service.ts';
+import type { BooksService, PageImages } from '../books/books.service.ts';
 import type { PointsService } from '../points/points.service.ts';
 import type { ChapterContext } from '../translation/chapter-context.ts';
 import type { GlossaryService } from '../translation/glossary.service.ts';
@@ -265,7 +265,7 @@ export class ReaderService {
 
     const chapter = await this.repo.chapterOf(book.id, blocks[0]?.chapter_idx ?? 1);
     const byseq = new Map(rows.map((r) => [r.seq, r]));
-    const images = await this.d.books.imageUrls(
+    const images = await this.d.books.pageImages(
       book,
       user,
       blocks.flatMap((b) => (b.image_id ? [b.image_id] : [])),
@@ -335,7 +335,7 @@ export class ReaderService {
     block: BlockRow,
     row: TranslationRow | undefined,
     translatable: boolean,
-    images: { urls: Map<string, string>; pending: Set<string> },
+    images: PageImages,
   ): PageBlock {
     const status = !translatable ? 'done' : (row?.status ?? 'pending');
     return {
@@ -346,8 +346,7 @@ export class ReaderService {
       translation: status === 'done' ? (row?.translation ?? null) : null,
       status,
       level: block.level,
-      imageUrl: block.image_id ? (images.urls.get(block.image_id) ?? null) : null,
-      ...(block.image_id && images.pending.has(block.image_id) ? { imagePending: true } : {}),
+      ...images.of(block.image_id),
       noteLabel: block.note_label,
       noteRefs: block.note_refs,
       referencedBy: block.referenced_by,

@@ -52,9 +52,7 @@ async function parse({ options }: Extract<HostMessage, { type: 'parse' }>): Prom
     outgoing = bookMessages(book, detectBookLanguage(book));
     await sendNext();
   } catch (error) {
-    const key = isParseError(error) ? error.key : isStorageFull(error) ? 'storageFull' : 'internalError';
-    await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
-    collectGarbage();
+    await sendFailure(error);
   }
 }
 
@@ -70,10 +68,15 @@ async function crop({ crops, timeoutMs }: Extract<HostMessage, { type: 'crop' }>
     })();
     await sendNext();
   } catch (error) {
-    const key = isParseError(error) ? error.key : 'internalError';
-    await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
-    collectGarbage();
+    await sendFailure(error);
   }
+}
+
+/** Tells the host why a parse or crop failed, by the key the user will be told. */
+async function sendFailure(error: unknown): Promise<void> {
+  const key = isParseError(error) ? error.key : isStorageFull(error) ? 'storageFull' : 'internalError';
+  await send({ type: 'failed', key, message: String((error as Error)?.message ?? error).slice(0, 500) });
+  collectGarbage();
 }
 
 async function sendNext(): Promise<void> {

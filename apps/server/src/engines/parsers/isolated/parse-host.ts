@@ -117,14 +117,8 @@ export class ParseHost {
 
   /** Parses a file; the book stays in its process, to be taken piece by piece (ParsedStream). */
   async parse(input: Buffer, options: HostParseOptions): Promise<ParsedStream> {
-    if (this.closed) throw new Error('the parse host is closed');
-    options.signal?.throwIfAborted();
-    const worker = await this.freshIfGrown(await this.acquire());
     const { onProgress: _progress, signal: _signal, ...sent } = options;
-    return new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(input, options, {
-      type: 'parse',
-      options: sent,
-    });
+    return this.session(input, options, { type: 'parse', options: sent });
   }
 
   /**
@@ -134,17 +128,26 @@ export class ParseHost {
    * opened or the process passes a limit.
    */
   async crop(input: Buffer, crops: PendingCrop[], options: CropOptions): Promise<BookImage[]> {
-    if (this.closed) throw new Error('the parse host is closed');
-    options.signal?.throwIfAborted();
-    const worker = await this.freshIfGrown(await this.acquire());
-    const session = await new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(
-      input,
-      options,
-      { type: 'crop', crops, timeoutMs: options.timeoutMs },
-    );
+    const session = await this.session(input, options, { type: 'crop', crops, timeoutMs: options.timeoutMs });
     const images: BookImage[] = [];
     for await (const piece of session.pieces()) if (piece.type === 'images') images.push(...piece.images);
     return images;
+  }
+
+  /** A process of its own for one parse or crop, the file sent and the command given. */
+  private async session(
+    input: Buffer,
+    options: HostParseOptions | CropOptions,
+    command: Extract<HostMessage, { type: 'parse' | 'crop' }>,
+  ): Promise<ParseSession> {
+    if (this.closed) throw new Error('the parse host is closed');
+    options.signal?.throwIfAborted();
+    const worker = await this.freshIfGrown(await this.acquire());
+    return new ParseSession(worker, this.options.memoryLimitMb, () => this.release(worker)).start(
+      input,
+      options,
+      command,
+    );
   }
 
   /**

@@ -104,7 +104,8 @@ export function findFormulas(lines: PdfLine[], graphics: Graphic[], ctx: MathCon
 
 /**
  * A formula's box stops short of the lines of text above and below it, their descenders and the
- * crop's margin included: a big delimiter's box, sized by its font rather than by its glyph, reached half into the line above.
+ * crop's margin included: a big delimiter's box, sized by its font rather than by its glyph, reached
+ * half into the line above.
  */
 function clearOfText(formula: PageFormula, lines: PdfLine[], inFormulas: Set<PdfLine>): void {
   const middle = (formula.box.y0 + formula.box.y1) / 2;
